@@ -1,0 +1,157 @@
+//! The 128-bit segment fingerprint: its hash contract (DESIGN.md), parsing and display.
+//! Knows nothing of storage, search or HTTP.
+
+use std::fmt;
+
+use sha2::{Digest, Sha256};
+
+use super::InvalidInput;
+
+/// Domain tag hashed before the parts, so that no other SHA-256 use collides with ours.
+const DOMAIN_TAG: &[u8] = b"drugcite.segment.v1";
+const BITS: usize = 128;
+
+/// First 128 bits of SHA-256 over the tag and the length-prefixed (set_id, section key, text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fingerprint(u128);
+
+impl Fingerprint {
+    /// The fingerprint of one segment: a pure function of the label's set id, the openFDA
+    /// section key (e.g. `boxed_warning`) and the exact segment text.
+    pub fn of_segment(set_id: &str, section_key: &str, text: &str) -> Self {
+        let mut hasher = Sha256::new();
+        hasher.update(DOMAIN_TAG);
+        for part in [set_id, section_key, text] {
+            hasher.update((part.len() as u64).to_be_bytes());
+            hasher.update(part.as_bytes());
+        }
+        let digest = hasher.finalize();
+        let mut first = [0u8; 16];
+        first.copy_from_slice(&digest[..16]);
+        Self(u128::from_be_bytes(first))
+    }
+
+    /// Parses the public form: exactly 128 characters of `0`/`1`, most significant bit first.
+    pub fn parse(text: &str) -> Result<Self, InvalidInput> {
+        let length = text.chars().count();
+        if length != BITS {
+            return Err(InvalidInput::FingerprintLength(length));
+        }
+        if !text.bytes().all(|b| b == b'0' || b == b'1') {
+            return Err(InvalidInput::FingerprintAlphabet);
+        }
+        u128::from_str_radix(text, 2)
+            .map(Self)
+            .map_err(|_| InvalidInput::FingerprintAlphabet)
+    }
+
+    /// Rebuilds a fingerprint from the two halves the index stores.
+    pub fn from_halves(high: u64, low: u64) -> Self {
+        Self((u128::from(high) << 64) | u128::from(low))
+    }
+
+    pub fn high(self) -> u64 {
+        (self.0 >> 64) as u64
+    }
+
+    pub fn low(self) -> u64 {
+        self.0 as u64
+    }
+
+    pub fn bits(self) -> u128 {
+        self.0
+    }
+
+    /// The 16-bit block `index` (0 = most significant) used by the Hamming-radius index.
+    pub fn block(self, index: usize) -> u16 {
+        (self.0 >> (112 - 16 * index)) as u16
+    }
+
+    pub fn hamming_distance(self, other: Fingerprint) -> u32 {
+        (self.0 ^ other.0).count_ones()
+    }
+}
+
+impl fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:0128b}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Golden values computed independently with Python's hashlib (see README, "Fingerprints").
+    #[test]
+    fn golden_values_match_the_documented_hash() {
+        let fp = Fingerprint::of_segment(
+            "f6346a11-0000-0000-0000-000000000000",
+            "contraindications",
+            "Concomitant use in patients taking pimozide is contraindicated.",
+        );
+        assert_eq!(fp.to_string(), GOLDEN_PIMOZIDE);
+        let empty = Fingerprint::of_segment("", "", "");
+        assert_eq!(empty.to_string(), GOLDEN_EMPTY);
+    }
+
+    const GOLDEN_PIMOZIDE: &str = "01100011101111001011111110110100110001110001011111000100101100010110111000010100001111011110100011000000011101000001110011100111";
+    const GOLDEN_EMPTY: &str = "10011001010010100111001001010011110000000100100001001000001011111101101101101101100110111110011101001010011110011111100110110010";
+
+    #[test]
+    fn each_part_changes_the_fingerprint_and_parts_cannot_slide() {
+        let base = Fingerprint::of_segment("a", "b", "c");
+        assert_ne!(base, Fingerprint::of_segment("x", "b", "c"));
+        assert_ne!(base, Fingerprint::of_segment("a", "x", "c"));
+        assert_ne!(base, Fingerprint::of_segment("a", "b", "x"));
+        assert_ne!(
+            Fingerprint::of_segment("ab", "", "c"),
+            Fingerprint::of_segment("a", "b", "c")
+        );
+    }
+
+    #[test]
+    fn display_and_parse_round_trip() {
+        let fp = Fingerprint::of_segment("set", "warnings", "text");
+        let shown = fp.to_string();
+        assert_eq!(shown.len(), 128);
+        assert_eq!(Fingerprint::parse(&shown), Ok(fp));
+        assert_eq!(Fingerprint::from_halves(fp.high(), fp.low()), fp);
+    }
+
+    #[test]
+    fn parse_rejects_wrong_length_and_alphabet() {
+        assert_eq!(
+            Fingerprint::parse(&"0".repeat(127)),
+            Err(InvalidInput::FingerprintLength(127))
+        );
+        assert_eq!(
+            Fingerprint::parse(&"0".repeat(129)),
+            Err(InvalidInput::FingerprintLength(129))
+        );
+        let mut two = "0".repeat(127);
+        two.push('2');
+        assert_eq!(
+            Fingerprint::parse(&two),
+            Err(InvalidInput::FingerprintAlphabet)
+        );
+        let mut wide = "0".repeat(127);
+        wide.push('١');
+        assert_eq!(
+            Fingerprint::parse(&wide),
+            Err(InvalidInput::FingerprintAlphabet)
+        );
+    }
+
+    #[test]
+    fn blocks_cover_all_bits_most_significant_first() {
+        let fp = Fingerprint::from_halves(0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210);
+        let blocks: Vec<u16> = (0..8).map(|i| fp.block(i)).collect();
+        assert_eq!(
+            blocks,
+            [0x0123, 0x4567, 0x89ab, 0xcdef, 0xfedc, 0xba98, 0x7654, 0x3210]
+        );
+        let flipped = Fingerprint::from_halves(fp.high() ^ 0b101, fp.low());
+        assert_eq!(fp.hamming_distance(flipped), 2);
+    }
+}

@@ -1,0 +1,31 @@
+//! Parsed request values: the only way raw input becomes something the engine accepts.
+//! Each type's constructor validates once; nothing downstream re-checks or sees raw strings.
+
+mod api_key;
+mod fingerprint;
+mod question;
+mod top_k;
+
+pub use api_key::ApiKey;
+pub use fingerprint::Fingerprint;
+pub use question::Question;
+pub use top_k::TopK;
+
+/// Why a piece of client input was refused. The HTTP layer turns every variant into a 400.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidInput {
+    #[error("fingerprint must be exactly 128 characters, got {0}")]
+    FingerprintLength(usize),
+    #[error("fingerprint may contain only '0' and '1'")]
+    FingerprintAlphabet,
+    #[error("question is required")]
+    QuestionMissing,
+    #[error("question must contain visible characters")]
+    QuestionBlank,
+    #[error("question is longer than {max} characters")]
+    QuestionTooLong { max: usize },
+    #[error("top_k must be between {min} and {max}")]
+    TopKOutOfRange { min: i64, max: i64 },
+    #[error("API key is malformed")]
+    ApiKeyFormat,
+}

@@ -1,0 +1,54 @@
+//! A search or reasoning question: present, not blank, and of bounded length.
+
+use super::InvalidInput;
+
+/// Longest question accepted, in characters; longer input is a client error, not a slow query.
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question(String);
+
+impl Question {
+    pub fn parse(raw: Option<String>) -> Result<Self, InvalidInput> {
+        let raw = raw.ok_or(InvalidInput::QuestionMissing)?;
+        if raw.chars().count() > MAX_QUESTION_CHARS {
+            return Err(InvalidInput::QuestionTooLong {
+                max: MAX_QUESTION_CHARS,
+            });
+        }
+        if !raw.chars().any(char::is_alphanumeric) {
+            return Err(InvalidInput::QuestionBlank);
+        }
+        Ok(Self(raw))
+    }
+
+    /// The question exactly as submitted (the spec echoes it back).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_text_and_keeps_it_verbatim() {
+        let q = Question::parse(Some("  Zoloft and pimozide? ".into())).unwrap();
+        assert_eq!(q.as_str(), "  Zoloft and pimozide? ");
+    }
+
+    #[test]
+    fn rejects_missing_blank_and_oversized() {
+        assert_eq!(Question::parse(None), Err(InvalidInput::QuestionMissing));
+        assert_eq!(
+            Question::parse(Some(" \t\n?! ".into())),
+            Err(InvalidInput::QuestionBlank)
+        );
+        assert!(matches!(
+            Question::parse(Some("a".repeat(MAX_QUESTION_CHARS + 1))),
+            Err(InvalidInput::QuestionTooLong { .. })
+        ));
+        assert!(Question::parse(Some("é".repeat(MAX_QUESTION_CHARS))).is_ok());
+    }
+}
