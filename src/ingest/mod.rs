@@ -1,0 +1,150 @@
+//! Ingest: label records from files → parsed, segmented, fingerprinted → a new generation
+//! built beside the live one and published atomically at the end. A bad record is counted
+//! and reported, never fatal; an I/O or index failure aborts and leaves the live index alone.
+
+mod progress;
+mod report;
+mod source;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub use progress::ProgressMode;
+pub use report::IngestReport;
+
+use self::progress::Progress;
+use self::report::ReportBuilder;
+use self::source::RawRecord;
+use crate::label::{segment_label, LabelRecord, NameSource};
+use crate::store::{DataDir, IndexBuilder, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    #[error("{path}: {reason}")]
+    Input { path: String, reason: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("no label could be indexed from the inputs; the live index is unchanged")]
+    NothingIndexed,
+}
+
+impl IngestError {
+    fn input(path: &Path, reason: impl std::fmt::Display) -> Self {
+        Self::Input {
+            path: path.display().to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// Builds a new generation from `inputs` and makes it live in `data_dir`.
+pub fn ingest(
+    data_dir: &DataDir,
+    inputs: &[PathBuf],
+    mode: ProgressMode,
+) -> Result<IngestReport, IngestError> {
+    let started = Instant::now();
+    let files = source::expand_inputs(inputs)?;
+    let draft = data_dir.begin_generation()?;
+    let total_bytes = files
+        .iter()
+        .filter_map(|f| f.metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let mut pipeline = Pipeline {
+        builder: IndexBuilder::create(draft.path())?,
+        versions: HashMap::new(),
+        report: ReportBuilder::new(&files),
+        progress: Progress::start(mode, total_bytes, Arc::clone(&bytes_read)),
+    };
+    for file in &files {
+        source::read_file(file, &bytes_read, &mut |raw| pipeline.accept(raw))?;
+    }
+    pipeline.progress.finish();
+    if pipeline.report.indexed() == 0 {
+        return Err(IngestError::NothingIndexed);
+    }
+    let mut report = pipeline.report.finish(started.elapsed());
+    pipeline.builder.finish(&report)?;
+    let generation = draft.publish()?;
+    report.generation = generation.display().to_string();
+    Ok(report)
+}
+
+/// Which of two records of the same set id is newer: version number, then effective time.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct VersionRank(u64, String);
+
+struct Pipeline {
+    builder: IndexBuilder,
+    /// Per set id: the rank of the version indexed so far and its segment count.
+    versions: HashMap<String, (VersionRank, u64)>,
+    report: ReportBuilder,
+    progress: Progress,
+}
+
+impl Pipeline {
+    fn accept(&mut self, raw: RawRecord) -> Result<(), IngestError> {
+        self.report.record_read();
+        let value = match raw.value {
+            Ok(value) => value,
+            Err(reason) => {
+                self.report.skip(&raw.position, "malformed_json", &reason);
+                return Ok(());
+            }
+        };
+        let record = match LabelRecord::parse(&value) {
+            Ok(record) => record,
+            Err(e) => {
+                self.report
+                    .skip(&raw.position, e.reason_key(), &e.to_string());
+                return Ok(());
+            }
+        };
+        if !self.make_room_for(&record, &raw.position) {
+            return Ok(());
+        }
+        let segments = segment_label(&record);
+        self.builder.add_label(&record.meta, &segments)?;
+        let rank = rank_of(&record);
+        self.versions
+            .insert(record.meta.set_id.clone(), (rank, segments.len() as u64));
+        self.report.indexed_label(
+            segments.len() as u64,
+            record.html_tables as u64,
+            record.meta.name_source == NameSource::ProductData,
+        );
+        self.progress
+            .update(self.report.indexed(), self.report.segments());
+        Ok(())
+    }
+
+    /// Keeps one version per set id: an older or repeated version is skipped; a newer one
+    /// replaces the version indexed earlier in this run.
+    fn make_room_for(&mut self, record: &LabelRecord, position: &str) -> bool {
+        let set_id = &record.meta.set_id;
+        let Some((indexed_rank, indexed_segments)) = self.versions.get(set_id).cloned() else {
+            return true;
+        };
+        if rank_of(record) <= indexed_rank {
+            let why = format!("set_id {set_id} version {} already indexed", indexed_rank.0);
+            self.report
+                .skip(position, "not_newer_than_indexed_version", &why);
+            return false;
+        }
+        self.builder.remove_set(set_id);
+        self.report.superseded(indexed_segments);
+        true
+    }
+}
+
+fn rank_of(record: &LabelRecord) -> VersionRank {
+    VersionRank(
+        record.meta.version.parse().unwrap_or(0),
+        record.meta.effective_time.clone(),
+    )
+}

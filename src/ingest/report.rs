@@ -1,0 +1,136 @@
+//! The ingest report: what was read, indexed and skipped (by reason, with positions), and how
+//! long it took. Printed by the CLI and stored as the generation's manifest.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// Positions listed per report; counts stay exact beyond it.
+const MAX_LISTED_SKIPS: usize = 100;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Skip {
+    pub position: String,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IngestReport {
+    pub inputs: Vec<String>,
+    pub labels_read: u64,
+    pub labels_indexed: u64,
+    /// Earlier versions in the same input replaced by a newer version of their set id.
+    pub labels_superseded: u64,
+    pub labels_skipped: BTreeMap<String, u64>,
+    /// The first skipped records, with position and reason.
+    pub skipped: Vec<Skip>,
+    pub segments: u64,
+    /// `*_table` HTML fields left out (their text is part of the section text).
+    pub html_tables_not_indexed: u64,
+    /// Labels without an openFDA name whose drug name was derived from SPL product data.
+    pub names_from_product_data: u64,
+    pub seconds: f64,
+    /// Directory of the published generation.
+    pub generation: String,
+}
+
+pub(super) struct ReportBuilder {
+    report: IngestReport,
+}
+
+impl ReportBuilder {
+    pub fn new(files: &[PathBuf]) -> Self {
+        Self {
+            report: IngestReport {
+                inputs: files.iter().map(|f| f.display().to_string()).collect(),
+                labels_read: 0,
+                labels_indexed: 0,
+                labels_superseded: 0,
+                labels_skipped: BTreeMap::new(),
+                skipped: Vec::new(),
+                segments: 0,
+                html_tables_not_indexed: 0,
+                names_from_product_data: 0,
+                seconds: 0.0,
+                generation: String::new(),
+            },
+        }
+    }
+
+    pub fn record_read(&mut self) {
+        self.report.labels_read += 1;
+    }
+
+    pub fn skip(&mut self, position: &str, reason_key: &str, reason: &str) {
+        *self
+            .report
+            .labels_skipped
+            .entry(reason_key.to_owned())
+            .or_default() += 1;
+        tracing::warn!(position, reason, "record skipped");
+        if self.report.skipped.len() < MAX_LISTED_SKIPS {
+            self.report.skipped.push(Skip {
+                position: position.to_owned(),
+                reason: reason.to_owned(),
+            });
+        }
+    }
+
+    pub fn indexed_label(&mut self, segments: u64, html_tables: u64, derived_name: bool) {
+        self.report.labels_indexed += 1;
+        self.report.segments += segments;
+        self.report.html_tables_not_indexed += html_tables;
+        self.report.names_from_product_data += u64::from(derived_name);
+    }
+
+    pub fn superseded(&mut self, segments: u64) {
+        self.report.labels_indexed -= 1;
+        self.report.labels_superseded += 1;
+        self.report.segments -= segments;
+    }
+
+    pub fn indexed(&self) -> u64 {
+        self.report.labels_indexed
+    }
+
+    pub fn segments(&self) -> u64 {
+        self.report.segments
+    }
+
+    pub fn finish(mut self, elapsed: Duration) -> IngestReport {
+        self.report.seconds = elapsed.as_secs_f64();
+        self.report
+    }
+}
+
+impl fmt::Display for IngestReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let skipped: u64 = self.labels_skipped.values().sum();
+        writeln!(f, "labels read:       {}", self.labels_read)?;
+        writeln!(f, "labels indexed:    {}", self.labels_indexed)?;
+        writeln!(f, "labels superseded: {}", self.labels_superseded)?;
+        writeln!(f, "labels skipped:    {skipped}")?;
+        for (reason, count) in &self.labels_skipped {
+            writeln!(f, "  {reason}: {count}")?;
+        }
+        for skip in &self.skipped {
+            writeln!(f, "  at {}: {}", skip.position, skip.reason)?;
+        }
+        writeln!(f, "segments:          {}", self.segments)?;
+        writeln!(
+            f,
+            "html tables not indexed (text kept in sections): {}",
+            self.html_tables_not_indexed
+        )?;
+        writeln!(
+            f,
+            "names derived from product data: {}",
+            self.names_from_product_data
+        )?;
+        writeln!(f, "seconds:           {:.1}", self.seconds)?;
+        write!(f, "index:             {}", self.generation)
+    }
+}

@@ -1,0 +1,56 @@
+//! The embedded store: a data directory of immutable index generations, one of them live.
+//! Owns the on-disk layout and the atomic swap; knows nothing of HTTP or input formats.
+//!
+//! ```text
+//! DIR/CURRENT                 name of the live generation (replaced by rename: atomic)
+//! DIR/indexes/<generation>/   tantivy/ (segments, text, fingerprints), labels.jsonl, manifest.json
+//! DIR/indexes/<gen>.building  a generation being built; never read, removed by the next ingest
+//! DIR/keys.json               API keys (hashed); kept across ingests
+//! DIR/ingest.lock             held while an ingest runs
+//! ```
+
+mod builder;
+mod layout;
+mod schema;
+mod snapshot;
+
+pub use builder::IndexBuilder;
+pub use layout::{DataDir, GenerationDraft};
+pub use snapshot::{SegmentAddress, Snapshot, StoredSegment};
+
+/// Failures of the store. Messages name the path and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("no index in {0}: run `drugcite ingest --data-dir {0} PATH…` first")]
+    NoIndex(String),
+    #[error("another ingest holds {0}; wait for it to finish")]
+    IngestRunning(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("index error in {context}: {source}")]
+    Index {
+        context: String,
+        #[source]
+        source: tantivy::TantivyError,
+    },
+    #[error("corrupt store file {path}: {reason}")]
+    Corrupt { path: String, reason: String },
+}
+
+pub(crate) fn io_error(
+    context: impl std::fmt::Display,
+) -> impl FnOnce(std::io::Error) -> StoreError {
+    let context = context.to_string();
+    move |source| StoreError::Io { context, source }
+}
+
+pub(crate) fn index_error(
+    context: impl std::fmt::Display,
+) -> impl FnOnce(tantivy::TantivyError) -> StoreError {
+    let context = context.to_string();
+    move |source| StoreError::Index { context, source }
+}

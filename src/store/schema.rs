@@ -1,0 +1,81 @@
+//! The tantivy schema of a generation and the text analyzer shared by indexing and queries.
+
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
+};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
+    StopWordFilter, TextAnalyzer,
+};
+use tantivy::Index;
+
+pub(crate) const ANALYZER: &str = "drugcite_en";
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fields {
+    /// Segment text, analysed for BM25 and stored verbatim.
+    pub text: Field,
+    /// Generic, brand and substance names of the segment's drug, analysed, not stored.
+    pub names: Field,
+    pub section_key: Field,
+    pub label_id: Field,
+    pub set_id: Field,
+    pub fp_high: Field,
+    pub fp_low: Field,
+}
+
+impl Fields {
+    pub fn schema() -> (Schema, Fields) {
+        let mut builder = Schema::builder();
+        let analysed = TextFieldIndexing::default()
+            .set_tokenizer(ANALYZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+        let fields = Fields {
+            text: builder.add_text_field(
+                "text",
+                TextOptions::default()
+                    .set_indexing_options(analysed.clone())
+                    .set_stored(),
+            ),
+            names: builder.add_text_field(
+                "names",
+                TextOptions::default().set_indexing_options(analysed),
+            ),
+            section_key: builder.add_text_field("section_key", STRING | STORED),
+            label_id: builder.add_text_field("label_id", STRING | STORED),
+            set_id: builder.add_text_field("set_id", STRING | STORED),
+            fp_high: builder.add_u64_field("fp_high", FAST | INDEXED | STORED),
+            fp_low: builder.add_u64_field("fp_low", FAST | INDEXED | STORED),
+        };
+        (builder.build(), fields)
+    }
+
+    pub fn of(index: &Index) -> tantivy::Result<Fields> {
+        let schema = index.schema();
+        Ok(Fields {
+            text: schema.get_field("text")?,
+            names: schema.get_field("names")?,
+            section_key: schema.get_field("section_key")?,
+            label_id: schema.get_field("label_id")?,
+            set_id: schema.get_field("set_id")?,
+            fp_high: schema.get_field("fp_high")?,
+            fp_low: schema.get_field("fp_low")?,
+        })
+    }
+}
+
+/// Words, lowercased, ASCII-folded, English stop words removed, Porter-stemmed.
+pub(crate) fn register_analyzer(index: &Index) {
+    let mut builder = TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .dynamic();
+    if let Some(stop_words) = StopWordFilter::new(Language::English) {
+        builder = builder.filter_dynamic(stop_words);
+    }
+    let analyzer = builder
+        .filter_dynamic(Stemmer::new(Language::English))
+        .build();
+    index.tokenizers().register(ANALYZER, analyzer);
+}
