@@ -1,0 +1,95 @@
+//! Lexical search: the question analysed like the label text, scored by BM25 over segment
+//! text plus a boosted match on the drug's names (so a brand finds its generic's labels).
+//! Ties are broken by fingerprint, so the order never depends on index layout or threads.
+
+use std::cmp::Reverse;
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocId, Score, SegmentReader, Term};
+
+use crate::domain::{Question, TopK};
+use crate::store::{SegmentAddress, Snapshot, StoreError};
+
+/// Weight of a question word matching the drug's generic, brand or substance name.
+const NAME_BOOST: Score = 1.5;
+
+type RankKey = (Score, Reverse<u64>, Reverse<u64>);
+
+/// Addresses of the best `top_k` segments, best first.
+pub fn lexical_search(
+    snapshot: &Snapshot,
+    question: &Question,
+    top_k: TopK,
+) -> Result<Vec<SegmentAddress>, StoreError> {
+    let terms = analyse(snapshot, question.as_str());
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let fields = snapshot.fields();
+    let clauses: Vec<(Occur, Box<dyn Query>)> = terms
+        .iter()
+        .flat_map(|token| {
+            let text = TermQuery::new(
+                Term::from_field_text(fields.text, token),
+                IndexRecordOption::WithFreqs,
+            );
+            let name = TermQuery::new(
+                Term::from_field_text(fields.names, token),
+                IndexRecordOption::WithFreqs,
+            );
+            [
+                (Occur::Should, Box::new(text) as Box<dyn Query>),
+                (
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(name), NAME_BOOST)),
+                ),
+            ]
+        })
+        .collect();
+    let collector = TopDocs::with_limit(top_k.get()).tweak_score(rank_by_score_then_fingerprint);
+    let ranked = snapshot
+        .searcher()
+        .search(&BooleanQuery::new(clauses), &collector)
+        .map_err(|source| StoreError::Index {
+            context: "searching".into(),
+            source,
+        })?;
+    Ok(ranked
+        .into_iter()
+        .map(|(_, address)| SegmentAddress(address))
+        .collect())
+}
+
+fn rank_by_score_then_fingerprint(segment: &SegmentReader) -> impl FnMut(DocId, Score) -> RankKey {
+    let column = |name| {
+        segment
+            .fast_fields()
+            .u64(name)
+            .ok()
+            .map(|c| c.first_or_default_col(0))
+    };
+    let (high, low) = (column("fp_high"), column("fp_low"));
+    move |doc, score| {
+        let value = |c: &Option<std::sync::Arc<dyn tantivy::columnar::ColumnValues<u64>>>| {
+            c.as_ref().map_or(0, |c| c.get_val(doc))
+        };
+        (score, Reverse(value(&high)), Reverse(value(&low)))
+    }
+}
+
+/// The question's terms after the index's analyzer, first occurrence order, no repeats.
+fn analyse(snapshot: &Snapshot, question: &str) -> Vec<String> {
+    let Ok(mut analyzer) = snapshot.index().tokenizer_for_field(snapshot.fields().text) else {
+        return Vec::new();
+    };
+    let mut stream = analyzer.token_stream(question);
+    let mut terms: Vec<String> = Vec::new();
+    while let Some(token) = stream.next() {
+        if !terms.contains(&token.text) {
+            terms.push(token.text.clone());
+        }
+    }
+    terms
+}
