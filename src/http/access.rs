@@ -1,0 +1,69 @@
+//! `Access<R>`: the extractor that runs before a handler's body is read — API key check
+//! (x-api-key), scope check, then rate limit. `R` states the route's scope and whether a key
+//! is required; handlers only ever see the outcome.
+
+use std::marker::PhantomData;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+
+use super::limits::Caller;
+use super::{ApiError, AppState};
+use crate::domain::ApiKey;
+use crate::keys::Scope;
+
+pub trait Requirement: Send + Sync {
+    const SCOPE: Scope;
+    const KEY_REQUIRED: bool;
+}
+
+/// Search: key with scope `search` required.
+pub struct SearchAccess;
+impl Requirement for SearchAccess {
+    const SCOPE: Scope = Scope::Search;
+    const KEY_REQUIRED: bool = true;
+}
+
+/// Verify: open to third parties checking citations, but a key that is sent must be valid
+/// and carry scope `verify`.
+pub struct VerifyAccess;
+impl Requirement for VerifyAccess {
+    const SCOPE: Scope = Scope::Verify;
+    const KEY_REQUIRED: bool = false;
+}
+
+pub struct Access<R>(PhantomData<R>);
+
+impl<R: Requirement> FromRequestParts<AppState> for Access<R> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let caller = match parts.headers.get("x-api-key") {
+            None if R::KEY_REQUIRED => return Err(ApiError::Unauthorized),
+            None => Caller::Address(
+                parts
+                    .extensions
+                    .get::<ConnectInfo<SocketAddr>>()
+                    .map(|info| info.0.ip()),
+            ),
+            Some(header) => {
+                let key = header
+                    .to_str()
+                    .ok()
+                    .and_then(|raw| ApiKey::parse(raw.trim()).ok())
+                    .ok_or(ApiError::Unauthorized)?;
+                let record = state
+                    .keys
+                    .authenticate(&key)
+                    .map_err(|_| ApiError::Unauthorized)?;
+                if !record.scopes.contains(&R::SCOPE) {
+                    return Err(ApiError::Forbidden);
+                }
+                Caller::Key(record.id)
+            }
+        };
+        state.limits.check(&caller)?;
+        Ok(Self(PhantomData))
+    }
+}

@@ -1,0 +1,98 @@
+//! The HTTP boundary's one error type and the only place the spec's error envelopes (§2.2,
+//! §7) are produced. Every failure a handler or extractor can meet maps to one variant.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+use crate::domain::InvalidInput;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("invalid data: {0}")]
+    BadRequest(String),
+    #[error("unauthorized request")]
+    Unauthorized,
+    #[error("forbidden")]
+    Forbidden,
+    #[error("resource not found")]
+    NotFound,
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    #[error("api limit exceeded")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("internal server error: {0}")]
+    Internal(String),
+}
+
+/// §2.2 error envelope. `detail` is an addition of ours on 400s saying what was wrong.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorEnvelope {
+    /// Always 0.
+    status: i32,
+    #[serde(rename = "errorCode")]
+    error_code: &'static str,
+    msg: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+}
+
+impl From<InvalidInput> for ApiError {
+    fn from(invalid: InvalidInput) -> Self {
+        Self::BadRequest(invalid.to_string())
+    }
+}
+
+impl ApiError {
+    fn parts(&self) -> (StatusCode, &'static str, &'static str) {
+        match self {
+            Self::BadRequest(_) => (StatusCode::BAD_REQUEST, "", "invalid data"),
+            Self::Unauthorized => (
+                StatusCode::UNAUTHORIZED,
+                "NotAuthorizedException",
+                "unauthorized request",
+            ),
+            Self::Forbidden => (StatusCode::FORBIDDEN, "AccessDeniedException", "forbidden"),
+            Self::NotFound => (StatusCode::NOT_FOUND, "", "resource not found"),
+            Self::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "", "method not allowed"),
+            Self::RateLimited { .. } => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "LimitExceededError",
+                "api limit exceeded",
+            ),
+            Self::Internal(_) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "",
+                "internal server error",
+            ),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, error_code, msg) = self.parts();
+        let detail = match &self {
+            Self::BadRequest(reason) => Some(reason.clone()),
+            Self::Internal(reason) => {
+                tracing::error!("{reason}");
+                None
+            }
+            _ => None,
+        };
+        let envelope = ErrorEnvelope {
+            status: 0,
+            error_code,
+            msg,
+            detail,
+        };
+        let mut response = (status, Json(envelope)).into_response();
+        if let Self::RateLimited { retry_after_secs } = self {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        }
+        response
+    }
+}

@@ -1,0 +1,29 @@
+//! `GET /health`: up and able to read its index. No key, no envelope on success (§4.3).
+
+use axum::extract::State;
+use axum::Json;
+use serde::Serialize;
+
+use crate::http::{ApiError, AppState};
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Health {
+    /// `running fine`
+    msg: &'static str,
+}
+
+#[utoipa::path(get, path = "/health", tag = "health",
+    responses(
+        (status = 200, description = "The service is up", body = Health),
+        (status = 500, description = "The index cannot be read", body = crate::http::ErrorEnvelope),
+    ))]
+pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
+    if state.engine.segment_count() == 0 {
+        return Err(ApiError::Internal(
+            "the live index holds no segments".into(),
+        ));
+    }
+    Ok(Json(Health {
+        msg: "running fine",
+    }))
+}

@@ -1,0 +1,72 @@
+//! Route handlers: parse into domain values, call the engine off the async threads, shape the
+//! spec's success bodies. No business rules here.
+
+pub mod health;
+pub mod search;
+pub mod verify;
+
+use serde::Serialize;
+
+use crate::label::{dailymed_url, section_name, Drug};
+use crate::store::StoredSegment;
+
+/// §2.1 success envelope.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Envelope<T> {
+    /// Always 1.
+    pub status: i32,
+    pub msg: &'static str,
+    pub data: T,
+}
+
+impl<T> Envelope<T> {
+    pub fn ok(data: T) -> Self {
+        Self {
+            status: 1,
+            msg: "operation successful",
+            data,
+        }
+    }
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Source {
+    /// Public DailyMed record of the label's set id.
+    pub url: String,
+}
+
+/// A label segment as every response shows it (§2.3).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct LabelSegment {
+    /// Exact text of the official label section.
+    pub text: String,
+    /// 128 characters of 0/1; resolve it with /v1/verify.
+    pub fingerprint: String,
+    pub drug: Drug,
+    pub section: String,
+    pub source: Source,
+}
+
+impl From<&StoredSegment> for LabelSegment {
+    fn from(segment: &StoredSegment) -> Self {
+        Self {
+            text: segment.text.clone(),
+            fingerprint: segment.fingerprint.to_string(),
+            drug: segment.label.drug.clone(),
+            section: section_name(&segment.section_key).into_owned(),
+            source: Source {
+                url: dailymed_url(&segment.label.set_id),
+            },
+        }
+    }
+}
+
+/// Runs blocking engine work on the blocking pool; a panic there is an internal error.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, crate::store::StoreError> + Send + 'static,
+) -> Result<T, super::ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| super::ApiError::Internal(format!("engine task failed: {e}")))?
+        .map_err(|e| super::ApiError::Internal(e.to_string()))
+}

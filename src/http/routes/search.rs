@@ -1,0 +1,70 @@
+//! `POST /v1/search` (§4.1): question + top_k in, ranked fingerprinted segments out.
+
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::{blocking, Envelope, LabelSegment};
+use crate::domain::{Question, TopK};
+use crate::http::access::{Access, SearchAccess};
+use crate::http::body::JsonBody;
+use crate::http::{ApiError, AppState};
+
+/// Unknown fields are ignored.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct SearchRequest {
+    /// Natural-language question, phrase or keywords (1–2000 characters).
+    #[schema(required = true, example = "Does sertraline interact with pimozide?")]
+    question: Option<String>,
+    /// Number of results, 1–100; default 10.
+    #[schema(minimum = 1, maximum = 100, example = 5)]
+    top_k: Option<i64>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SearchMetadata {
+    count: usize,
+    search_time_ms: f64,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SearchData {
+    query: String,
+    results: Vec<LabelSegment>,
+    metadata: SearchMetadata,
+}
+
+#[utoipa::path(post, path = "/v1/search", tag = "search",
+    request_body = SearchRequest,
+    security(("api_key" = [])),
+    responses(
+        (status = 200, description = "Ranked label segments", body = Envelope<SearchData>),
+        (status = 400, description = "Missing question, top_k outside 1-100, or malformed body", body = crate::http::ErrorEnvelope),
+        (status = 401, description = "Missing, invalid or revoked key", body = crate::http::ErrorEnvelope),
+        (status = 403, description = "Key lacks scope `search`", body = crate::http::ErrorEnvelope),
+        (status = 429, description = "Rate limit exceeded; see Retry-After", body = crate::http::ErrorEnvelope),
+        (status = 500, description = "Server error", body = crate::http::ErrorEnvelope),
+    ))]
+pub async fn search(
+    _access: Access<SearchAccess>,
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<SearchRequest>,
+) -> Result<Json<Envelope<SearchData>>, ApiError> {
+    let question = Question::parse(request.question)?;
+    let top_k = TopK::parse(request.top_k)?;
+    let started = Instant::now();
+    let engine = state.engine.clone();
+    let query = question.clone();
+    let hits = blocking(move || engine.search(&query, top_k)).await?;
+    let results: Vec<LabelSegment> = hits.iter().map(LabelSegment::from).collect();
+    Ok(Json(Envelope::ok(SearchData {
+        query: question.as_str().to_owned(),
+        metadata: SearchMetadata {
+            count: results.len(),
+            search_time_ms: started.elapsed().as_secs_f64() * 1000.0,
+        },
+        results,
+    })))
+}

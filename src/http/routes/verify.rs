@@ -1,0 +1,100 @@
+//! `GET /v1/verify/{fingerprint}` (§4.2, DESIGN "Verify"): exact match → verified text and
+//! source; a near miss → not verified, with the Hamming distance; else `detail: Not Found`.
+
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
+use axum::Json;
+use serde::Serialize;
+
+use super::{blocking, Envelope, LabelSegment, Source};
+use crate::domain::Fingerprint;
+use crate::engine::Verification;
+use crate::http::access::{Access, VerifyAccess};
+use crate::http::{ApiError, AppState};
+use crate::label::Drug;
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct VerifyFound {
+    verified: bool,
+    text: Option<String>,
+    fingerprint: String,
+    drug: Option<Drug>,
+    section: Option<String>,
+    source: Option<Source>,
+    /// Why verification failed (gives the Hamming distance); null when verified.
+    message: Option<String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct VerifyNotFound {
+    /// `Not Found`
+    detail: &'static str,
+}
+
+/// Told apart by the presence of `detail` (§2.6).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum VerifyData {
+    Found(Box<VerifyFound>),
+    NotFound(VerifyNotFound),
+}
+
+/// The path's fingerprint, parsed; anything else is a 400.
+pub struct FingerprintParam(Fingerprint);
+
+impl<S: Send + Sync> FromRequestParts<S> for FingerprintParam {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+        Ok(Self(Fingerprint::parse(&raw)?))
+    }
+}
+
+#[utoipa::path(get, path = "/v1/verify/{fingerprint}", tag = "verify",
+    params(("fingerprint" = String, Path, description = "128 characters, 0/1 only", min_length = 128, max_length = 128)),
+    security((), ("api_key" = [])),
+    responses(
+        (status = 200, description = "Verified, not verified (with distance), or `{detail: Not Found}`", body = Envelope<VerifyData>),
+        (status = 400, description = "Malformed fingerprint", body = crate::http::ErrorEnvelope),
+        (status = 401, description = "A key was sent and is invalid or revoked", body = crate::http::ErrorEnvelope),
+        (status = 403, description = "The key sent lacks scope `verify`", body = crate::http::ErrorEnvelope),
+        (status = 429, description = "Rate limit exceeded; see Retry-After", body = crate::http::ErrorEnvelope),
+        (status = 500, description = "Server error", body = crate::http::ErrorEnvelope),
+    ))]
+pub async fn verify(
+    _access: Access<VerifyAccess>,
+    State(state): State<AppState>,
+    FingerprintParam(fingerprint): FingerprintParam,
+) -> Result<Json<Envelope<VerifyData>>, ApiError> {
+    let engine = state.engine.clone();
+    let data = match blocking(move || engine.verify(fingerprint)).await? {
+        Verification::Verified(segment) => {
+            let view = LabelSegment::from(segment.as_ref());
+            VerifyData::Found(Box::new(VerifyFound {
+                verified: true,
+                text: Some(view.text),
+                fingerprint: view.fingerprint,
+                drug: Some(view.drug),
+                section: Some(view.section),
+                source: Some(view.source),
+                message: None,
+            }))
+        }
+        Verification::Mismatch { distance } => VerifyData::Found(Box::new(VerifyFound {
+            verified: false,
+            text: None,
+            fingerprint: fingerprint.to_string(),
+            drug: None,
+            section: None,
+            source: None,
+            message: Some(format!(
+                "no exact match: the nearest indexed fingerprint differs in {distance} of 128 bits (Hamming distance {distance})"
+            )),
+        })),
+        Verification::NotFound => VerifyData::NotFound(VerifyNotFound { detail: "Not Found" }),
+    };
+    Ok(Json(Envelope::ok(data)))
+}

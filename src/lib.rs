@@ -1,0 +1,13 @@
+//! drugcite: search official US drug-label text and prove every quote by fingerprint.
+//! The engine (label, ingest, store, search, verify, keys, engine) has no HTTP in it; `http`
+//! is the thin axum adapter over it, and the binary's CLI calls the same engine.
+
+pub mod domain;
+pub mod engine;
+pub mod http;
+pub mod ingest;
+pub mod keys;
+pub mod label;
+pub mod search;
+pub mod store;
+pub mod verify;
