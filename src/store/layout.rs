@@ -19,11 +19,13 @@ pub struct DataDir {
     root: PathBuf,
 }
 
-/// A generation being built. Dropped without `publish`, it is left for the next ingest to remove.
+/// A generation being built. Dropped without `publish` (a failed ingest), it is deleted; if
+/// the process dies instead, the next ingest deletes it.
 pub struct GenerationDraft {
     data_dir: DataDir,
     name: String,
     path: PathBuf,
+    published: bool,
     _lock: File,
 }
 
@@ -89,6 +91,7 @@ impl DataDir {
             data_dir: self.clone(),
             name,
             path,
+            published: false,
             _lock: lock,
         })
     }
@@ -144,6 +147,19 @@ impl GenerationDraft {
     }
 }
 
+impl Drop for GenerationDraft {
+    fn drop(&mut self) {
+        if !self.published {
+            if let Err(e) = fs::remove_dir_all(&self.path) {
+                tracing::warn!(
+                    "could not remove unfinished index {}: {e}",
+                    self.path.display()
+                );
+            }
+        }
+    }
+}
+
 pub(super) fn sync_dir(path: &Path) -> Result<(), StoreError> {
     File::open(path)
         .and_then(|d| d.sync_all())
@@ -182,8 +198,23 @@ mod tests {
         let abandoned_path = abandoned.path().to_path_buf();
         drop(abandoned);
         assert_eq!(dir.current_generation().unwrap(), first);
+        assert!(!abandoned_path.exists(), "removed when dropped");
+    }
+
+    #[test]
+    fn leftovers_of_a_killed_ingest_are_removed_by_the_next_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path());
+        let live = dir.begin_generation().unwrap().publish().unwrap();
+        let killed_path = tmp
+            .path()
+            .join(INDEXES)
+            .join(format!("g000000000000001-dead{BUILDING_SUFFIX}"));
+        std::fs::create_dir_all(&killed_path).unwrap();
+        std::fs::write(killed_path.join("partial"), b"half-written").unwrap();
+        assert_eq!(dir.current_generation().unwrap(), live);
         let _next = dir.begin_generation().unwrap();
-        assert!(!abandoned_path.exists());
+        assert!(!killed_path.exists());
     }
 
     #[test]

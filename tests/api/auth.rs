@@ -1,0 +1,114 @@
+//! x-api-key, scopes and rate limits: the 401, 403 and 429 rows of the spec.
+
+use drugcite::keys::{KeyStore, Scope};
+use drugcite::store::DataDir;
+
+use crate::helpers::{assert_error, create_key, spawn_app, spawn_app_with, subset_index, Limits};
+
+const QUESTION: &str = r#"{"question":"warfarin bleeding","top_k":1}"#;
+
+#[tokio::test]
+async fn search_without_a_valid_key_is_401() {
+    let app = spawn_app().await;
+    let forged = format!("dck_{}_{}", &app.key[4..16], "0".repeat(40));
+    for key in [
+        None,
+        Some(""),
+        Some("not-a-key"),
+        Some(forged.as_str()),
+        Some("dck_000000000000_0000000000000000000000000000000000000000"),
+    ] {
+        assert_error(&app.search_raw(key, QUESTION).await, 401);
+    }
+}
+
+#[tokio::test]
+async fn auth_is_checked_before_the_body() {
+    let app = spawn_app().await;
+    assert_error(&app.search_raw(None, "not json").await, 401);
+}
+
+#[tokio::test]
+async fn a_revoked_key_stops_working_on_a_running_server() {
+    let app = spawn_app().await;
+    let key = create_key(&app.data_dir, &[Scope::Search]);
+    assert_eq!(app.search_raw(Some(&key), QUESTION).await.status, 200);
+    let store = KeyStore::new(DataDir::new(&app.data_dir).keys_path());
+    store.revoke(&key[4..16]).unwrap();
+    assert_error(&app.search_raw(Some(&key), QUESTION).await, 401);
+}
+
+#[tokio::test]
+async fn a_key_without_the_scope_is_403() {
+    let app = spawn_app().await;
+    let verify_only = create_key(&app.data_dir, &[Scope::Verify]);
+    assert_error(&app.search_raw(Some(&verify_only), QUESTION).await, 403);
+    let search_only = create_key(&app.data_dir, &[Scope::Search]);
+    let fingerprint = "0".repeat(128);
+    assert_error(&app.verify(&fingerprint, Some(&search_only)).await, 403);
+    assert_eq!(
+        app.verify(&fingerprint, Some(&verify_only)).await.status,
+        200
+    );
+}
+
+#[tokio::test]
+async fn verify_is_open_but_a_key_that_is_sent_must_be_valid() {
+    let app = spawn_app().await;
+    let fingerprint = "1".repeat(128);
+    assert_eq!(app.verify(&fingerprint, None).await.status, 200);
+    assert_error(&app.verify(&fingerprint, Some("bogus")).await, 401);
+}
+
+#[tokio::test]
+async fn per_key_rate_limit_is_429_with_retry_after() {
+    let app = spawn_app_with(
+        &subset_index().data_dir,
+        Limits {
+            per_key: 2,
+            per_address: 1_000,
+        },
+    )
+    .await;
+    for _ in 0..2 {
+        assert_eq!(app.search_raw(Some(&app.key), QUESTION).await.status, 200);
+    }
+    let limited = app.search_raw(Some(&app.key), QUESTION).await;
+    assert_error(&limited, 429);
+    let retry_after: u64 = limited.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry_after), "{retry_after}");
+    let other_key = create_key(&app.data_dir, &[Scope::Search]);
+    assert_eq!(
+        app.search_raw(Some(&other_key), QUESTION).await.status,
+        200,
+        "limits are per key"
+    );
+}
+
+#[tokio::test]
+async fn keyless_verify_is_limited_per_client_address() {
+    let app = spawn_app_with(
+        &subset_index().data_dir,
+        Limits {
+            per_key: 1_000,
+            per_address: 3,
+        },
+    )
+    .await;
+    let fingerprint = "0".repeat(128);
+    for _ in 0..3 {
+        assert_eq!(app.verify(&fingerprint, None).await.status, 200);
+    }
+    let limited = app.verify(&fingerprint, None).await;
+    assert_error(&limited, 429);
+    assert!(limited.headers.contains_key("retry-after"));
+    assert_eq!(
+        app.verify(&fingerprint, Some(&app.key)).await.status,
+        200,
+        "a key has its own budget"
+    );
+}

@@ -1,0 +1,216 @@
+//! Shared test fixtures: the subset index (built once per test run from real records) and
+//! `spawn_app`, which serves it with the real router on 127.0.0.1:0.
+
+use std::io::{BufRead, BufReader, Write};
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use drugcite::engine::Engine;
+use drugcite::http::{self, AppState, RateLimitConfig};
+use drugcite::ingest::{ingest, IngestReport, ProgressMode};
+use drugcite::keys::{KeyRing, KeyStore, Scope};
+use drugcite::store::DataDir;
+use serde_json::Value;
+
+/// How many records of the corpus file the subset takes (besides the three API responses).
+pub const SUBSET_RECORDS: usize = 30;
+
+pub fn shared_data() -> PathBuf {
+    std::env::var_os("DRUGCITE_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+}
+
+pub fn corpus_file() -> PathBuf {
+    shared_data().join("labels/openfda-labels.jsonl.gz")
+}
+
+pub fn api_responses_dir() -> PathBuf {
+    shared_data().join("labels/openfda-api-responses")
+}
+
+/// A fresh directory under cargo's per-target temp dir, removed when dropped.
+pub fn scratch_dir() -> tempfile::TempDir {
+    tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("scratch dir")
+}
+
+/// The first `n` records of the corpus, verbatim, one JSON line each.
+pub fn corpus_lines(n: usize) -> Vec<String> {
+    let file = std::fs::File::open(corpus_file()).expect("shared corpus missing: see README");
+    BufReader::new(flate2::read::MultiGzDecoder::new(file))
+        .lines()
+        .take(n)
+        .map(|l| l.expect("corpus line"))
+        .collect()
+}
+
+pub fn write_jsonl(dir: &Path, name: &str, lines: &[String]) -> PathBuf {
+    let path = dir.join(name);
+    let mut file = std::fs::File::create(&path).unwrap();
+    for line in lines {
+        writeln!(file, "{line}").unwrap();
+    }
+    path
+}
+
+/// The subset's input files: first records of the corpus plus the API response envelopes.
+pub fn subset_inputs(dir: &Path) -> Vec<PathBuf> {
+    vec![
+        write_jsonl(dir, "subset.jsonl", &corpus_lines(SUBSET_RECORDS)),
+        api_responses_dir(),
+    ]
+}
+
+pub struct SubsetIndex {
+    pub data_dir: PathBuf,
+    pub inputs: Vec<PathBuf>,
+    pub report: IngestReport,
+    _dir: tempfile::TempDir,
+}
+
+/// Built once per test binary run and shared read-only by the tests.
+pub fn subset_index() -> &'static SubsetIndex {
+    static INDEX: OnceLock<SubsetIndex> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let dir = scratch_dir();
+        let inputs = subset_inputs(dir.path());
+        let data_dir = dir.path().join("data");
+        let report =
+            ingest(&DataDir::new(&data_dir), &inputs, ProgressMode::Silent).expect("ingest subset");
+        SubsetIndex {
+            data_dir,
+            inputs,
+            report,
+            _dir: dir,
+        }
+    })
+}
+
+pub fn create_key(data_dir: &Path, scopes: &[Scope]) -> String {
+    let store = KeyStore::new(DataDir::new(data_dir).keys_path());
+    let (_, key) = store.create("test", scopes.to_vec()).expect("create key");
+    key.expose().to_owned()
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    /// A key with every scope.
+    pub key: String,
+    pub data_dir: PathBuf,
+}
+
+pub struct Limits {
+    pub per_key: u32,
+    pub per_address: u32,
+}
+
+pub const GENEROUS: Limits = Limits {
+    per_key: 1_000_000,
+    per_address: 1_000_000,
+};
+
+/// Starts the real server over the subset index on a random port.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(&subset_index().data_dir, GENEROUS).await
+}
+
+pub async fn spawn_app_with(data_dir: &Path, limits: Limits) -> TestApp {
+    let engine = Engine::open(DataDir::new(data_dir)).expect("open engine");
+    let limits = RateLimitConfig {
+        per_key_per_minute: NonZeroU32::new(limits.per_key).unwrap(),
+        per_address_per_minute: NonZeroU32::new(limits.per_address).unwrap(),
+    };
+    let keys = KeyRing::new(DataDir::new(data_dir).keys_path());
+    let state = AppState::new(Arc::new(engine), keys, limits);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(http::serve(listener, state));
+    TestApp {
+        base: format!("http://{addr}"),
+        client: reqwest::Client::new(),
+        key: create_key(data_dir, &Scope::ALL),
+        data_dir: data_dir.to_path_buf(),
+    }
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl TestApp {
+    pub async fn search_raw(&self, key: Option<&str>, body: impl Into<reqwest::Body>) -> Reply {
+        let mut request = self
+            .client
+            .post(format!("{}/v1/search", self.base))
+            .body(body);
+        if let Some(key) = key {
+            request = request.header("x-api-key", key);
+        }
+        reply(request).await
+    }
+
+    pub async fn search(&self, question: &str, top_k: u32) -> Reply {
+        let body = serde_json::json!({ "question": question, "top_k": top_k }).to_string();
+        self.search_raw(Some(&self.key), body).await
+    }
+
+    pub async fn verify(&self, fingerprint: &str, key: Option<&str>) -> Reply {
+        let mut request = self
+            .client
+            .get(format!("{}/v1/verify/{fingerprint}", self.base));
+        if let Some(key) = key {
+            request = request.header("x-api-key", key);
+        }
+        reply(request).await
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        reply(self.client.get(format!("{}{path}", self.base))).await
+    }
+}
+
+async fn reply(request: reqwest::RequestBuilder) -> Reply {
+    let response = request.send().await.expect("request");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let bytes = response.bytes().await.expect("body");
+    let body = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+        panic!(
+            "non-JSON body ({status}): {}",
+            String::from_utf8_lossy(&bytes)
+        )
+    });
+    Reply {
+        status,
+        body,
+        headers,
+    }
+}
+
+/// Asserts the §2.2 error envelope with the §7 code and message for `status`.
+pub fn assert_error(reply: &Reply, status: u16) {
+    let (code, msg) = match status {
+        400 => ("", "invalid data"),
+        401 => ("NotAuthorizedException", "unauthorized request"),
+        403 => ("AccessDeniedException", "forbidden"),
+        404 => ("", "resource not found"),
+        429 => ("LimitExceededError", "api limit exceeded"),
+        500 => ("", "internal server error"),
+        other => panic!("no envelope defined for {other}"),
+    };
+    assert_eq!(reply.status, status, "body: {}", reply.body);
+    assert_eq!(reply.body["status"], 0);
+    assert_eq!(reply.body["errorCode"], code);
+    assert_eq!(reply.body["msg"], msg);
+}
+
+pub fn results(reply: &Reply) -> &Vec<Value> {
+    assert_eq!(reply.status, 200, "body: {}", reply.body);
+    reply.body["data"]["results"]
+        .as_array()
+        .expect("results array")
+}

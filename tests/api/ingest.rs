@@ -1,0 +1,267 @@
+//! Ingest over real records: the report, exactness of stored text, idempotence, versions,
+//! records without an openfda block, and that a failed ingest never touches the live index.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use drugcite::domain::Fingerprint;
+use drugcite::engine::Engine;
+use drugcite::ingest::{ingest, IngestError, IngestReport, ProgressMode};
+use drugcite::store::{DataDir, Snapshot};
+use serde_json::Value;
+
+use crate::helpers::{corpus_lines, scratch_dir, subset_index, write_jsonl, SUBSET_RECORDS};
+
+type StoredSet = BTreeSet<(String, String, String, String)>;
+
+/// (fingerprint, set id, section key, text) of every live segment.
+fn stored_segments(data_dir: &Path) -> StoredSet {
+    let snapshot = Snapshot::open_current(&DataDir::new(data_dir)).unwrap();
+    snapshot
+        .fingerprints()
+        .unwrap()
+        .into_iter()
+        .map(|(_, address)| {
+            let s = snapshot.segment(address).unwrap();
+            (
+                s.fingerprint.to_string(),
+                s.label.set_id.clone(),
+                s.section_key,
+                s.text,
+            )
+        })
+        .collect()
+}
+
+fn run(data_dir: &Path, inputs: &[PathBuf]) -> Result<IngestReport, IngestError> {
+    ingest(&DataDir::new(data_dir), inputs, ProgressMode::Silent)
+}
+
+fn record_lines(n: usize) -> Vec<Value> {
+    corpus_lines(n)
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn subset_report_counts_every_record() {
+    let report = &subset_index().report;
+    assert_eq!(report.labels_read, SUBSET_RECORDS as u64 + 3);
+    assert_eq!(report.labels_indexed, SUBSET_RECORDS as u64 + 3);
+    assert!(report.labels_skipped.is_empty());
+    assert!(report.segments > 1_000, "{}", report.segments);
+    assert!(report.html_tables_not_indexed > 0);
+}
+
+#[test]
+fn every_stored_segment_is_an_exact_substring_and_its_fingerprint_recomputes() {
+    let index = subset_index();
+    let mut records: HashMap<String, Value> = HashMap::new();
+    for line in corpus_lines(SUBSET_RECORDS) {
+        let record: Value = serde_json::from_str(&line).unwrap();
+        records.insert(record["set_id"].as_str().unwrap().to_owned(), record);
+    }
+    for name in ["sertraline.json", "clopidogrel.json", "metformin.json"] {
+        let path = crate::helpers::api_responses_dir().join(name);
+        let envelope: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let record = envelope["results"][0].clone();
+        records.insert(record["set_id"].as_str().unwrap().to_owned(), record);
+    }
+    let stored = stored_segments(&index.data_dir);
+    assert_eq!(stored.len() as u64, index.report.segments);
+    for (fingerprint, set_id, section, text) in &stored {
+        let strings = records[set_id][section]
+            .as_array()
+            .expect("section exists in the record");
+        assert!(
+            strings
+                .iter()
+                .any(|s| s.as_str().unwrap().contains(text.as_str())),
+            "not a substring of {set_id}/{section}: {text:.80}"
+        );
+        assert_eq!(
+            Fingerprint::of_segment(set_id, section, text).to_string(),
+            *fingerprint
+        );
+        assert!(
+            !section.ends_with("_table") && !text.contains("<td"),
+            "no raw HTML"
+        );
+    }
+}
+
+#[test]
+fn a_real_segment_has_its_golden_fingerprint() {
+    let stored = stored_segments(&subset_index().data_dir);
+    let golden = stored
+        .iter()
+        .find(|(_, set_id, section, text)| {
+            set_id == "f6346a11-88b9-4425-b08d-a22f19c4ceb4"
+                && section == "contraindications"
+                && text.starts_with("4 CONTRAINDICATIONS")
+        })
+        .expect("sertraline contraindications segment");
+    assert_eq!(golden.0, GOLDEN_SERTRALINE_CONTRAINDICATIONS);
+}
+
+/// Computed independently with the README's Python snippet over the segment's exact text.
+const GOLDEN_SERTRALINE_CONTRAINDICATIONS: &str = "00010011110011101010111101101010101100101111101010000001001100011111101010101110111110010111100011010011100011111001000001100000";
+
+#[test]
+fn ingesting_the_same_input_twice_gives_the_same_index() {
+    let dir = scratch_dir();
+    let inputs = &subset_index().inputs;
+    run(&dir.path().join("a"), inputs).unwrap();
+    run(&dir.path().join("b"), inputs).unwrap();
+    let first = stored_segments(&dir.path().join("a"));
+    assert_eq!(first, stored_segments(&dir.path().join("b")));
+    run(&dir.path().join("a"), inputs).unwrap();
+    assert_eq!(
+        first,
+        stored_segments(&dir.path().join("a")),
+        "re-ingest into the same dir"
+    );
+}
+
+#[test]
+fn a_failed_ingest_leaves_the_live_index_servable_and_unchanged() {
+    let dir = scratch_dir();
+    let data_dir = dir.path().join("data");
+    let good = write_jsonl(dir.path(), "good.jsonl", &corpus_lines(2));
+    run(&data_dir, std::slice::from_ref(&good)).unwrap();
+    let before = stored_segments(&data_dir);
+    let corrupt_zip = dir.path().join("drug-label-0001-of-0002.json.zip");
+    std::fs::write(&corrupt_zip, b"PK\x03\x04 this is not a zip").unwrap();
+    assert!(run(&data_dir, &[good, corrupt_zip]).is_err());
+    let only_bad = write_jsonl(dir.path(), "bad.jsonl", &["{".into(), "[]".into()]);
+    assert!(matches!(
+        run(&data_dir, &[only_bad]),
+        Err(IngestError::NothingIndexed)
+    ));
+    assert_eq!(stored_segments(&data_dir), before);
+    let leftovers = std::fs::read_dir(data_dir.join("indexes")).unwrap().count();
+    assert_eq!(leftovers, 1, "failed builds are not published");
+}
+
+#[test]
+fn unusable_records_are_counted_with_position_and_reason() {
+    let dir = scratch_dir();
+    let mut lines = corpus_lines(1);
+    let mut nameless: Value = serde_json::from_str(&lines[0]).unwrap();
+    nameless["set_id"] = "nameless-set".into();
+    nameless["openfda"] = serde_json::json!({});
+    nameless["spl_product_data_elements"] = serde_json::json!(["Nothing Repeats Here"]);
+    lines.extend([
+        "not json".to_owned(),
+        nameless.to_string(),
+        "[1,2]".to_owned(),
+        r#"{"id":"no-set-id","warnings":["text"]}"#.to_owned(),
+    ]);
+    let input = write_jsonl(dir.path(), "mixed.jsonl", &lines);
+    let report = run(&dir.path().join("data"), &[input]).unwrap();
+    assert_eq!(report.labels_read, 5);
+    assert_eq!(report.labels_indexed, 1);
+    let reasons: Vec<(&str, u64)> = report
+        .labels_skipped
+        .iter()
+        .map(|(k, v)| (k.as_str(), *v))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            ("malformed_json", 1),
+            ("missing_set_id", 1),
+            ("no_drug_name", 1),
+            ("not_an_object", 1)
+        ]
+    );
+    let positions: Vec<&str> = report
+        .skipped
+        .iter()
+        .map(|s| s.position.rsplit(':').next().unwrap())
+        .collect();
+    assert_eq!(positions, ["2", "3", "4", "5"]);
+}
+
+#[test]
+fn a_record_with_an_empty_openfda_block_is_indexed_under_a_derived_name() {
+    let dir = scratch_dir();
+    let mut record = record_lines(1).remove(0);
+    record["openfda"] = serde_json::json!({});
+    let input = write_jsonl(dir.path(), "bare.jsonl", &[record.to_string()]);
+    let report = run(&dir.path().join("data"), &[input]).unwrap();
+    assert_eq!(report.labels_indexed, 1);
+    assert_eq!(report.names_from_product_data, 1);
+    let snapshot = Snapshot::open_current(&DataDir::new(dir.path().join("data"))).unwrap();
+    let (_, address) = snapshot.fingerprints().unwrap()[0];
+    let segment = snapshot.segment(address).unwrap();
+    assert!(
+        segment.label.drug.name.contains("eculizumab"),
+        "{}",
+        segment.label.drug.name
+    );
+    assert!(segment.label.drug.ndc.is_empty());
+}
+
+#[test]
+fn a_new_label_version_keeps_fingerprints_of_unchanged_text() {
+    let dir = scratch_dir();
+    let old = record_lines(1).remove(0);
+    let mut new = old.clone();
+    new["version"] = "9".into();
+    new["id"] = "new-version-id".into();
+    new["boxed_warning"] = serde_json::json!(["WARNING: REWRITTEN for the new version."]);
+    let old_file = write_jsonl(dir.path(), "old.jsonl", &[old.to_string()]);
+    let new_file = write_jsonl(dir.path(), "new.jsonl", &[new.to_string()]);
+    run(&dir.path().join("old"), std::slice::from_ref(&old_file)).unwrap();
+    run(&dir.path().join("new"), std::slice::from_ref(&new_file)).unwrap();
+    let by_section = |set: &StoredSet, boxed: bool| -> BTreeSet<String> {
+        set.iter()
+            .filter(|s| (s.2 == "boxed_warning") == boxed)
+            .map(|s| s.0.clone())
+            .collect()
+    };
+    let (old_set, new_set) = (
+        stored_segments(&dir.path().join("old")),
+        stored_segments(&dir.path().join("new")),
+    );
+    assert_eq!(by_section(&old_set, false), by_section(&new_set, false));
+    assert!(by_section(&old_set, true).is_disjoint(&by_section(&new_set, true)));
+
+    let both = run(
+        &dir.path().join("both"),
+        &[old_file.clone(), new_file.clone()],
+    )
+    .unwrap();
+    assert_eq!((both.labels_indexed, both.labels_superseded), (1, 1));
+    assert_eq!(
+        stored_segments(&dir.path().join("both")),
+        new_set,
+        "newer version wins"
+    );
+    let reversed = run(&dir.path().join("reversed"), &[new_file, old_file]).unwrap();
+    assert_eq!(reversed.labels_skipped["not_newer_than_indexed_version"], 1);
+    assert_eq!(stored_segments(&dir.path().join("reversed")), new_set);
+}
+
+#[test]
+fn a_running_engine_picks_up_a_newly_published_generation() {
+    let dir = scratch_dir();
+    let data_dir = dir.path().join("data");
+    run(
+        &data_dir,
+        &[write_jsonl(dir.path(), "one.jsonl", &corpus_lines(1))],
+    )
+    .unwrap();
+    let engine = Engine::open(DataDir::new(&data_dir)).unwrap();
+    let before = engine.segment_count();
+    assert!(!engine.reload_if_changed().unwrap());
+    run(
+        &data_dir,
+        &[write_jsonl(dir.path(), "three.jsonl", &corpus_lines(3))],
+    )
+    .unwrap();
+    assert!(engine.reload_if_changed().unwrap());
+    assert!(engine.segment_count() > before);
+}

@@ -1,0 +1,10 @@
+//! Integration tests: the real server on a random port over a real index built from a small
+//! subset of the shared openFDA corpus (`../shared/data`, or `$DRUGCITE_SHARED_DATA`).
+
+mod auth;
+mod cli;
+mod corpus;
+mod helpers;
+mod ingest;
+mod search;
+mod verify;
