@@ -1,0 +1,168 @@
+//! `cargo bench --bench loopback`: ingests the full shared corpus into a scratch directory,
+//! serves it on 127.0.0.1, and prints ingest time, segment count, index size and the
+//! p50/p99 latency of search and verify over loopback. Prints numbers; asserts nothing.
+
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use drugcite::engine::Engine;
+use drugcite::http::{self, AppState, RateLimitConfig};
+use drugcite::ingest::{ingest, ProgressMode};
+use drugcite::keys::{KeyRing, KeyStore, Scope};
+use drugcite::store::DataDir;
+
+const ROUNDS: usize = 20;
+const QUESTIONS: &[&str] = &[
+    "Does sertraline interact with pimozide?",
+    "Can clopidogrel be taken with omeprazole?",
+    "simvastatin and grapefruit juice",
+    "Who should not take atorvastatin?",
+    "Does fluoxetine have a black box warning?",
+    "Can quetiapine cause weight gain?",
+    "Is losartan safe in pregnancy?",
+    "levothyroxine overdose symptoms",
+    "gabapentin dose adjustment for kidney impairment",
+    "What is tamsulosin used for?",
+    "Lipitor liver enzyme monitoring",
+    "serotonin syndrome risk when combining serotonergic drugs",
+    "QT prolongation torsade de pointes",
+    "blood thinner bleeding risk when taking aspirin or NSAIDs",
+    "angioedema with ACE inhibitors",
+];
+
+fn corpus() -> PathBuf {
+    std::env::var_os("DRUGCITE_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+        .join("labels/openfda-labels.jsonl.gz")
+}
+
+fn dir_size(path: &Path) -> u64 {
+    std::fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| match e.metadata() {
+                    Ok(m) if m.is_dir() => dir_size(&e.path()),
+                    Ok(m) => m.len(),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> f64 {
+    samples.sort();
+    let at = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[at].as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let scratch = tempfile::tempdir().expect("scratch dir");
+    let data_dir = DataDir::new(scratch.path().join("data"));
+    let report = ingest(&data_dir, &[corpus()], ProgressMode::Auto).expect("ingest");
+    println!(
+        "ingest: {} labels, {} segments in {:.1} s ({:.0} segments/s)",
+        report.labels_indexed,
+        report.segments,
+        report.seconds,
+        report.segments as f64 / report.seconds
+    );
+    println!(
+        "index size on disk: {:.1} MiB",
+        dir_size(data_dir.root()) as f64 / (1024.0 * 1024.0)
+    );
+
+    let (_, key) = KeyStore::new(data_dir.keys_path())
+        .create("bench", Scope::ALL.to_vec())
+        .expect("key");
+    let started = Instant::now();
+    let engine = Engine::open(data_dir.clone()).expect("open");
+    println!(
+        "engine open (fingerprint index over {} segments): {:.0} ms",
+        engine.segment_count(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    let unlimited = NonZeroU32::new(u32::MAX).unwrap();
+    let limits = RateLimitConfig {
+        per_key_per_minute: unlimited,
+        per_address_per_minute: unlimited,
+    };
+    let state = AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits);
+
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        tokio::spawn(http::serve(listener, state));
+        let client = reqwest::Client::new();
+        let (mut search_times, mut fingerprints) = (Vec::new(), Vec::new());
+        for _ in 0..ROUNDS {
+            for question in QUESTIONS {
+                let body = serde_json::json!({"question": question, "top_k": 10}).to_string();
+                let started = Instant::now();
+                let reply: serde_json::Value = client
+                    .post(format!("{base}/v1/search"))
+                    .header("x-api-key", key.expose())
+                    .body(body)
+                    .send()
+                    .await
+                    .expect("search")
+                    .json()
+                    .await
+                    .expect("json");
+                search_times.push(started.elapsed());
+                let results = reply["data"]["results"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                fingerprints.extend(
+                    results
+                        .iter()
+                        .filter_map(|r| r["fingerprint"].as_str().map(str::to_owned)),
+                );
+            }
+        }
+        fingerprints.sort();
+        fingerprints.dedup();
+        let (mut cold, mut warm) = (Vec::new(), Vec::new());
+        for pass in [&mut cold, &mut warm] {
+            for fingerprint in &fingerprints {
+                let started = Instant::now();
+                let reply: serde_json::Value = client
+                    .get(format!("{base}/v1/verify/{fingerprint}"))
+                    .send()
+                    .await
+                    .expect("verify")
+                    .json()
+                    .await
+                    .expect("json");
+                pass.push(started.elapsed());
+                assert_eq!(reply["data"]["verified"], true);
+            }
+        }
+        println!(
+            "search over loopback: n={} p50 {:.2} ms  p99 {:.2} ms",
+            search_times.len(),
+            percentile(&mut search_times, 0.5),
+            percentile(&mut search_times, 0.99)
+        );
+        println!(
+            "verify over loopback, uncached: n={} p50 {:.2} ms  p99 {:.2} ms",
+            cold.len(),
+            percentile(&mut cold, 0.5),
+            percentile(&mut cold, 0.99)
+        );
+        println!(
+            "verify over loopback, cached:   n={} p50 {:.2} ms  p99 {:.2} ms",
+            warm.len(),
+            percentile(&mut warm, 0.5),
+            percentile(&mut warm, 0.99)
+        );
+    });
+}
