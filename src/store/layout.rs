@@ -124,11 +124,12 @@ impl GenerationDraft {
     /// Makes the generation live: rename into place, fsync, replace `CURRENT` by rename, then
     /// prune generations older than the previous one. A crash at any point leaves either the
     /// old or the new generation live, never a half-written one.
-    pub fn publish(self) -> Result<PathBuf, StoreError> {
+    pub fn publish(mut self) -> Result<PathBuf, StoreError> {
         let indexes = self.data_dir.indexes();
         let final_path = indexes.join(&self.name);
         fs::rename(&self.path, &final_path)
             .map_err(io_error(format!("publishing {}", final_path.display())))?;
+        self.published = true;
         sync_dir(&indexes)?;
         let root = self.data_dir.root();
         let staged = root.join("CURRENT.new");
