@@ -2,6 +2,7 @@
 //! built beside the live one and published atomically at the end. A bad record is counted
 //! and reported, never fatal; an I/O or index failure aborts and leaves the live index alone.
 
+mod embedding;
 mod progress;
 mod report;
 mod source;
@@ -15,11 +16,13 @@ use std::time::Instant;
 pub use progress::ProgressMode;
 pub use report::IngestReport;
 
+use self::embedding::{EmbeddingStage, StageError};
 use self::progress::Progress;
 use self::report::ReportBuilder;
 use self::source::RawRecord;
+use crate::embed::{EmbedError, Embedder};
 use crate::label::{segment_label, LabelRecord, NameSource};
-use crate::store::{DataDir, IndexBuilder, StoreError};
+use crate::store::{DataDir, IndexBuilder, StoreError, VectorCache};
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {
@@ -27,6 +30,8 @@ pub enum IngestError {
     Input { path: String, reason: String },
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
     #[error("no label could be indexed from the inputs; the live index is unchanged")]
     NothingIndexed,
 }
@@ -40,14 +45,33 @@ impl IngestError {
     }
 }
 
+impl From<StageError> for IngestError {
+    fn from(e: StageError) -> Self {
+        match e {
+            StageError::Embed(e) => Self::Embed(e),
+            StageError::Store(e) => Self::Store(e),
+        }
+    }
+}
+
+pub struct IngestOptions<'e> {
+    pub progress: ProgressMode,
+    /// Embeds every segment for semantic search; `None` builds a lexical-only index.
+    pub embedder: Option<&'e Embedder>,
+}
+
 /// Builds a new generation from `inputs` and makes it live in `data_dir`.
 pub fn ingest(
     data_dir: &DataDir,
     inputs: &[PathBuf],
-    mode: ProgressMode,
+    options: &IngestOptions,
 ) -> Result<IngestReport, IngestError> {
     let started = Instant::now();
     let files = source::expand_inputs(inputs)?;
+    let cache = options.embedder.and_then(|e| {
+        let live = data_dir.current_generation().ok()?;
+        VectorCache::open(&live, e.dimensions())
+    });
     let draft = data_dir.begin_generation()?;
     let total_bytes = files
         .iter()
@@ -56,13 +80,19 @@ pub fn ingest(
         .sum();
     let bytes_read = Arc::new(AtomicU64::new(0));
     let mut pipeline = Pipeline {
-        builder: IndexBuilder::create(draft.path())?,
+        builder: IndexBuilder::create(draft.path(), options.embedder.map(Embedder::dimensions))?,
+        embedding: options.embedder.map(|e| EmbeddingStage::new(e, cache)),
         versions: HashMap::new(),
         report: ReportBuilder::new(&files),
-        progress: Progress::start(mode, total_bytes, Arc::clone(&bytes_read)),
+        progress: Progress::start(options.progress, total_bytes, Arc::clone(&bytes_read)),
     };
     for file in &files {
         source::read_file(file, &bytes_read, &mut |raw| pipeline.accept(raw))?;
+    }
+    if let Some(stage) = &mut pipeline.embedding {
+        stage.flush(&mut pipeline.builder)?;
+        let model = options.embedder.map(Embedder::model_dir);
+        pipeline.report.embeddings(stage.counts(), model);
     }
     pipeline.progress.finish();
     if pipeline.report.indexed() == 0 {
@@ -79,15 +109,16 @@ pub fn ingest(
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct VersionRank(u64, String);
 
-struct Pipeline {
+struct Pipeline<'e> {
     builder: IndexBuilder,
+    embedding: Option<EmbeddingStage<'e>>,
     /// Per set id: the rank of the version indexed so far and its segment count.
     versions: HashMap<String, (VersionRank, u64)>,
     report: ReportBuilder,
     progress: Progress,
 }
 
-impl Pipeline {
+impl Pipeline<'_> {
     fn accept(&mut self, raw: RawRecord) -> Result<(), IngestError> {
         self.report.record_read();
         let value = match raw.value {
@@ -110,6 +141,11 @@ impl Pipeline {
         }
         let segments = segment_label(&record);
         self.builder.add_label(&record.meta, &segments)?;
+        if let Some(stage) = &mut self.embedding {
+            for segment in &segments {
+                stage.add(&mut self.builder, segment.fingerprint, &segment.text)?;
+            }
+        }
         let rank = rank_of(&record);
         self.versions
             .insert(record.meta.set_id.clone(), (rank, segments.len() as u64));
@@ -118,8 +154,9 @@ impl Pipeline {
             record.html_tables as u64,
             record.meta.name_source == NameSource::ProductData,
         );
+        let embedded = self.embedding.as_ref().map(|stage| stage.counts());
         self.progress
-            .update(self.report.indexed(), self.report.segments());
+            .update(self.report.indexed(), self.report.segments(), embedded);
         Ok(())
     }
 

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::embedding::EmbeddingCounts;
+
 const LOG_EVERY: Duration = Duration::from_secs(5);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,9 +51,16 @@ impl Progress {
         }
     }
 
-    pub fn update(&mut self, labels: u64, segments: u64) {
+    pub fn update(&mut self, labels: u64, segments: u64, embedded: Option<EmbeddingCounts>) {
         let rate = labels as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
-        let message = format!("{labels} labels, {segments} segments, {rate:.0} labels/s");
+        let mut message = format!("{labels} labels, {segments} segments, {rate:.0} labels/s");
+        if let Some(counts) = embedded {
+            let per_second = counts.computed as f64 / counts.compute_time.as_secs_f64().max(1e-3);
+            message.push_str(&format!(
+                ", embedded {} ({per_second:.0}/s), reused {}",
+                counts.computed, counts.reused
+            ));
+        }
         if let Some(bar) = &self.bar {
             bar.set_position(self.bytes_read.load(Ordering::Relaxed));
             bar.set_message(message);

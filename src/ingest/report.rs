@@ -3,10 +3,12 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+
+use super::embedding::EmbeddingCounts;
 
 /// Positions listed per report; counts stay exact beyond it.
 const MAX_LISTED_SKIPS: usize = 100;
@@ -32,6 +34,12 @@ pub struct IngestReport {
     pub html_tables_not_indexed: u64,
     /// Labels without an openFDA name whose drug name was derived from SPL product data.
     pub names_from_product_data: u64,
+    /// Segment embeddings computed by the model, and reused from the previous generation.
+    pub embeddings_computed: u64,
+    pub embeddings_reused: u64,
+    pub embedding_seconds: f64,
+    /// Model directory the embeddings came from; empty for a lexical-only index.
+    pub embedding_model: String,
     pub seconds: f64,
     /// Directory of the published generation.
     pub generation: String,
@@ -54,6 +62,10 @@ impl ReportBuilder {
                 segments: 0,
                 html_tables_not_indexed: 0,
                 names_from_product_data: 0,
+                embeddings_computed: 0,
+                embeddings_reused: 0,
+                embedding_seconds: 0.0,
+                embedding_model: String::new(),
                 seconds: 0.0,
                 generation: String::new(),
             },
@@ -90,6 +102,13 @@ impl ReportBuilder {
         self.report.labels_indexed -= 1;
         self.report.labels_superseded += 1;
         self.report.segments -= segments;
+    }
+
+    pub fn embeddings(&mut self, counts: EmbeddingCounts, model: Option<&Path>) {
+        self.report.embeddings_computed = counts.computed;
+        self.report.embeddings_reused = counts.reused;
+        self.report.embedding_seconds = counts.compute_time.as_secs_f64();
+        self.report.embedding_model = model.map(|m| m.display().to_string()).unwrap_or_default();
     }
 
     pub fn indexed(&self) -> u64 {
@@ -130,6 +149,16 @@ impl fmt::Display for IngestReport {
             "names derived from product data: {}",
             self.names_from_product_data
         )?;
+        if self.embedding_model.is_empty() {
+            writeln!(f, "embeddings:        none (lexical-only index)")?;
+        } else {
+            let rate = self.embeddings_computed as f64 / self.embedding_seconds.max(1e-3);
+            writeln!(
+                f,
+                "embeddings:        {} computed in {:.1} s ({rate:.0} segments/s), {} reused; model {}",
+                self.embeddings_computed, self.embedding_seconds, self.embeddings_reused, self.embedding_model
+            )?;
+        }
         writeln!(f, "seconds:           {:.1}", self.seconds)?;
         write!(f, "index:             {}", self.generation)
     }

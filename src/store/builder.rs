@@ -10,7 +10,9 @@ use tantivy::schema::TantivyDocument;
 use tantivy::{Index, IndexWriter, Term};
 
 use super::schema::{register_analyzer, Fields};
+use super::vectors::{VectorWriter, VECTORS_FILE};
 use super::{index_error, io_error, layout::sync_dir, StoreError};
+use crate::domain::Fingerprint;
 use crate::label::{LabelMeta, Segment};
 
 const WRITER_THREADS: usize = 2;
@@ -25,11 +27,13 @@ pub struct IndexBuilder {
     writer: IndexWriter,
     fields: Fields,
     labels: BufWriter<File>,
+    vectors: Option<VectorWriter>,
 }
 
 impl IndexBuilder {
-    /// Starts an empty generation in `dir` (a draft directory from `DataDir::begin_generation`).
-    pub fn create(dir: &Path) -> Result<Self, StoreError> {
+    /// Starts an empty generation in `dir` (a draft directory from `DataDir::begin_generation`),
+    /// with a vectors file when `vector_dimensions` is given.
+    pub fn create(dir: &Path, vector_dimensions: Option<usize>) -> Result<Self, StoreError> {
         let tantivy_dir = dir.join(TANTIVY_DIR);
         std::fs::create_dir_all(&tantivy_dir)
             .map_err(io_error(format!("creating {}", tantivy_dir.display())))?;
@@ -44,12 +48,16 @@ impl IndexBuilder {
         let labels = File::create(&labels_path)
             .map(BufWriter::new)
             .map_err(io_error(format!("creating {}", labels_path.display())))?;
+        let vectors = vector_dimensions
+            .map(|dims| VectorWriter::create(&dir.join(VECTORS_FILE), dims))
+            .transpose()?;
         Ok(Self {
             dir: dir.to_path_buf(),
             index,
             writer,
             fields,
             labels,
+            vectors,
         })
     }
 
@@ -77,6 +85,18 @@ impl IndexBuilder {
         Ok(())
     }
 
+    /// Records a segment's embedding (only when the builder was created with vectors).
+    pub fn add_vector(
+        &mut self,
+        fingerprint: Fingerprint,
+        vector: &[f32],
+    ) -> Result<(), StoreError> {
+        match &mut self.vectors {
+            Some(writer) => writer.append(fingerprint, vector),
+            None => Ok(()),
+        }
+    }
+
     /// Drops the segments of every label version of `set_id` added so far (a newer version of
     /// the same label arrived later in the input).
     pub fn remove_set(&mut self, set_id: &str) {
@@ -101,6 +121,9 @@ impl IndexBuilder {
         self.writer
             .wait_merging_threads()
             .map_err(index_error("finishing merges"))?;
+        if let Some(vectors) = self.vectors.take() {
+            vectors.finish()?;
+        }
         let labels = self
             .labels
             .into_inner()

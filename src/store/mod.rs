@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! DIR/CURRENT                 name of the live generation (replaced by rename: atomic)
-//! DIR/indexes/<generation>/   tantivy/ (segments, text, fingerprints), labels.jsonl, manifest.json
+//! DIR/indexes/<generation>/   tantivy/ (segments, text, fingerprints), labels.jsonl, manifest.json,
+//!                             vectors.bin (segment embeddings, when ingested with a model)
 //! DIR/indexes/<gen>.building  a generation being built; never read, removed by the next ingest
 //! DIR/keys.json               API keys (hashed); kept across ingests
 //! DIR/ingest.lock             held while an ingest runs
@@ -13,10 +14,12 @@ mod builder;
 mod layout;
 mod schema;
 mod snapshot;
+mod vectors;
 
 pub use builder::IndexBuilder;
 pub use layout::{DataDir, GenerationDraft};
-pub use snapshot::{SegmentAddress, Snapshot, StoredSegment};
+pub use snapshot::{SegmentAddress, SegmentInfo, Snapshot, StoredSegment};
+pub use vectors::{StoredVectors, VectorCache};
 
 /// Failures of the store. Messages name the path and what to do.
 #[derive(Debug, thiserror::Error)]

@@ -12,6 +12,7 @@ use tantivy::{DocAddress, Index, IndexReader, ReloadPolicy, Searcher};
 
 use super::builder::{LABELS_FILE, MANIFEST_FILE, TANTIVY_DIR};
 use super::schema::{register_analyzer, Fields};
+use super::vectors::{read_all, StoredVectors, VECTORS_FILE};
 use super::{index_error, io_error, DataDir, StoreError};
 use crate::domain::Fingerprint;
 use crate::label::LabelMeta;
@@ -29,12 +30,23 @@ pub struct StoredSegment {
     pub label: Arc<LabelMeta>,
 }
 
+/// What ranking needs to know about a segment without reading its text.
+#[derive(Clone, Debug)]
+pub struct SegmentInfo {
+    pub address: SegmentAddress,
+    /// Ordinal into `Snapshot::labels`.
+    pub label: u32,
+    pub section_key: Arc<str>,
+}
+
 pub struct Snapshot {
     generation: PathBuf,
     reader: IndexReader,
     index: Index,
     fields: Fields,
-    labels: HashMap<String, Arc<LabelMeta>>,
+    /// Every label version of the generation; a segment names its label by ordinal here.
+    labels: Vec<Arc<LabelMeta>>,
+    label_ordinals: HashMap<String, u32>,
     manifest: serde_json::Value,
 }
 
@@ -55,9 +67,16 @@ impl Snapshot {
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .map_err(index_error("opening index reader"))?;
+        let labels = read_labels(&generation.join(LABELS_FILE))?;
+        let label_ordinals = labels
+            .iter()
+            .enumerate()
+            .map(|(i, label)| (label.label_id.clone(), i as u32))
+            .collect();
         Ok(Self {
             generation: generation.to_path_buf(),
-            labels: read_labels(&generation.join(LABELS_FILE))?,
+            labels,
+            label_ordinals,
             manifest: read_manifest(&generation.join(MANIFEST_FILE))?,
             reader,
             index,
@@ -72,6 +91,10 @@ impl Snapshot {
     /// The ingest report this generation was built with.
     pub fn manifest(&self) -> &serde_json::Value {
         &self.manifest
+    }
+
+    pub fn labels(&self) -> &[Arc<LabelMeta>] {
+        &self.labels
     }
 
     pub fn segment_count(&self) -> u64 {
@@ -114,6 +137,59 @@ impl Snapshot {
         Ok(all)
     }
 
+    /// The generation's segment embeddings, if it was ingested with a model.
+    pub fn vectors(&self) -> Result<Option<StoredVectors>, StoreError> {
+        let path = self.generation.join(VECTORS_FILE);
+        if !path.exists() {
+            return Ok(None);
+        }
+        read_all(&path).map(Some)
+    }
+
+    /// Fingerprint → address, label and section of every live segment, read in one pass over
+    /// the document store.
+    pub fn catalog(&self) -> Result<HashMap<Fingerprint, SegmentInfo>, StoreError> {
+        let searcher = self.searcher();
+        let mut catalog = HashMap::with_capacity(searcher.num_docs() as usize);
+        let mut section_keys: HashMap<String, Arc<str>> = HashMap::new();
+        for (ordinal, segment) in searcher.segment_readers().iter().enumerate() {
+            let store = segment
+                .get_store_reader(64)
+                .map_err(io_error("opening the document store"))?;
+            let docs = store.iter::<TantivyDocument>(segment.alive_bitset());
+            for (doc_id, doc) in segment.doc_ids_alive().zip(docs) {
+                let doc = doc.map_err(index_error("reading the document store"))?;
+                let text_of = |field| doc.get_first(field).and_then(|v| v.as_str());
+                let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
+                let (Some(label_id), Some(section), Some(high), Some(low)) = (
+                    text_of(self.fields.label_id),
+                    text_of(self.fields.section_key),
+                    u64_of(self.fields.fp_high),
+                    u64_of(self.fields.fp_low),
+                ) else {
+                    continue;
+                };
+                let Some(&label) = self.label_ordinals.get(label_id) else {
+                    continue;
+                };
+                let section_key = section_keys
+                    .entry(section.to_owned())
+                    .or_insert_with(|| Arc::from(section))
+                    .clone();
+                let address = SegmentAddress(DocAddress::new(ordinal as u32, doc_id));
+                catalog.insert(
+                    Fingerprint::from_halves(high, low),
+                    SegmentInfo {
+                        address,
+                        label,
+                        section_key,
+                    },
+                );
+            }
+        }
+        Ok(catalog)
+    }
+
     /// Reads one segment's stored text and metadata.
     pub fn segment(&self, address: SegmentAddress) -> Result<StoredSegment, StoreError> {
         let doc: TantivyDocument = self
@@ -132,9 +208,9 @@ impl Snapshot {
         };
         let label_id = text_of(self.fields.label_id).ok_or_else(|| corrupt("no label id"))?;
         let label = self
-            .labels
+            .label_ordinals
             .get(&label_id)
-            .cloned()
+            .map(|&ordinal| Arc::clone(&self.labels[ordinal as usize]))
             .ok_or_else(|| corrupt("unknown label"))?;
         Ok(StoredSegment {
             text: text_of(self.fields.text).ok_or_else(|| corrupt("no text"))?,
@@ -148,16 +224,16 @@ impl Snapshot {
     }
 }
 
-fn read_labels(path: &Path) -> Result<HashMap<String, Arc<LabelMeta>>, StoreError> {
+fn read_labels(path: &Path) -> Result<Vec<Arc<LabelMeta>>, StoreError> {
     let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
-    let mut labels = HashMap::new();
+    let mut labels = Vec::new();
     for (number, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(io_error(format!("reading {}", path.display())))?;
         let meta: LabelMeta = serde_json::from_str(&line).map_err(|e| StoreError::Corrupt {
             path: path.display().to_string(),
             reason: format!("line {}: {e}", number + 1),
         })?;
-        labels.insert(meta.label_id.clone(), Arc::new(meta));
+        labels.push(Arc::new(meta));
     }
     Ok(labels)
 }

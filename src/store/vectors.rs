@@ -1,0 +1,191 @@
+//! `vectors.bin`: one embedding per segment, keyed by fingerprint, appended during ingest.
+//! Layout: magic `DCV1`, u32 LE dimensions, then rows of (u128 BE fingerprint, f32 LE × dims).
+//! The previous generation's file doubles as the embedding cache of the next ingest.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+use super::{io_error, StoreError};
+use crate::domain::Fingerprint;
+
+pub(super) const VECTORS_FILE: &str = "vectors.bin";
+const MAGIC: &[u8; 4] = b"DCV1";
+const HEADER_BYTES: u64 = 8;
+
+pub(super) struct VectorWriter {
+    file: BufWriter<File>,
+}
+
+impl VectorWriter {
+    pub fn create(path: &Path, dimensions: usize) -> Result<Self, StoreError> {
+        let file = File::create(path).map_err(io_error(format!("creating {}", path.display())))?;
+        let mut file = BufWriter::new(file);
+        file.write_all(MAGIC)
+            .and_then(|()| file.write_all(&(dimensions as u32).to_le_bytes()))
+            .map_err(io_error("writing vectors"))?;
+        Ok(Self { file })
+    }
+
+    pub fn append(&mut self, fingerprint: Fingerprint, vector: &[f32]) -> Result<(), StoreError> {
+        self.file
+            .write_all(&fingerprint.bits().to_be_bytes())
+            .map_err(io_error("writing vectors"))?;
+        for value in vector {
+            self.file
+                .write_all(&value.to_le_bytes())
+                .map_err(io_error("writing vectors"))?;
+        }
+        Ok(())
+    }
+
+    pub fn finish(self) -> Result<(), StoreError> {
+        let file = self
+            .file
+            .into_inner()
+            .map_err(|e| io_error("flushing vectors")(e.into_error()))?;
+        file.sync_all().map_err(io_error("syncing vectors"))
+    }
+}
+
+fn row_bytes(dimensions: usize) -> usize {
+    16 + 4 * dimensions
+}
+
+fn read_header(file: &mut impl Read, path: &Path) -> Result<usize, StoreError> {
+    let mut header = [0u8; HEADER_BYTES as usize];
+    file.read_exact(&mut header)
+        .map_err(io_error(format!("reading {}", path.display())))?;
+    if &header[..4] != MAGIC {
+        return Err(StoreError::Corrupt {
+            path: path.display().to_string(),
+            reason: "not a vectors file".into(),
+        });
+    }
+    Ok(u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize)
+}
+
+fn row_fingerprint(row: &[u8]) -> Fingerprint {
+    let mut fp = [0u8; 16];
+    fp.copy_from_slice(&row[..16]);
+    let bits = u128::from_be_bytes(fp);
+    Fingerprint::from_halves((bits >> 64) as u64, bits as u64)
+}
+
+fn decode_row(row: &[u8]) -> (Fingerprint, Vec<f32>) {
+    let vector = row[16..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    (row_fingerprint(row), vector)
+}
+
+/// The embeddings of a generation: one row-major unit vector per fingerprint.
+pub struct StoredVectors {
+    pub dimensions: usize,
+    pub fingerprints: Vec<Fingerprint>,
+    pub matrix: Vec<f32>,
+}
+
+/// Every row of a vectors file.
+pub(super) fn read_all(path: &Path) -> Result<StoredVectors, StoreError> {
+    let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let dimensions = read_header(&mut reader, path)?;
+    let (mut fingerprints, mut matrix) = (Vec::new(), Vec::new());
+    let mut row = vec![0u8; row_bytes(dimensions)];
+    loop {
+        match reader.read_exact(&mut row) {
+            Ok(()) => {
+                let (fp, vector) = decode_row(&row);
+                fingerprints.push(fp);
+                matrix.extend(vector);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(io_error(format!("reading {}", path.display()))(e)),
+        }
+    }
+    Ok(StoredVectors {
+        dimensions,
+        fingerprints,
+        matrix,
+    })
+}
+
+/// Embeddings of an earlier generation, read on demand by fingerprint.
+pub struct VectorCache {
+    file: File,
+    dimensions: usize,
+    offsets: HashMap<Fingerprint, u64>,
+}
+
+impl VectorCache {
+    /// The cache in `generation`, if it holds vectors of `dimensions` (same model family).
+    pub fn open(generation: &Path, dimensions: usize) -> Option<Self> {
+        let path = generation.join(VECTORS_FILE);
+        let mut reader = BufReader::with_capacity(1 << 20, File::open(&path).ok()?);
+        if read_header(&mut reader, &path).ok()? != dimensions {
+            return None;
+        }
+        let mut offsets = HashMap::new();
+        let mut row = vec![0u8; row_bytes(dimensions)];
+        let mut offset = HEADER_BYTES;
+        while reader.read_exact(&mut row).is_ok() {
+            offsets.insert(row_fingerprint(&row), offset);
+            offset += row.len() as u64;
+        }
+        let file = File::open(&path).ok()?;
+        Some(Self {
+            file,
+            dimensions,
+            offsets,
+        })
+    }
+
+    pub fn get(&self, fingerprint: Fingerprint) -> Option<Vec<f32>> {
+        let offset = *self.offsets.get(&fingerprint)?;
+        let mut row = vec![0u8; row_bytes(self.dimensions)];
+        self.file.read_exact_at(&mut row, offset).ok()?;
+        Some(decode_row(&row).1)
+    }
+
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_rows_read_back_and_serve_as_a_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(VECTORS_FILE);
+        let fps: Vec<Fingerprint> = (0..3)
+            .map(|i| Fingerprint::of_segment("s", "k", &i.to_string()))
+            .collect();
+        let mut writer = VectorWriter::create(&path, 2).unwrap();
+        for (i, fp) in fps.iter().enumerate() {
+            writer.append(*fp, &[i as f32, -(i as f32)]).unwrap();
+        }
+        writer.finish().unwrap();
+        let stored = read_all(&path).unwrap();
+        assert_eq!(stored.dimensions, 2);
+        assert_eq!(stored.fingerprints, fps);
+        assert_eq!(stored.matrix, [0.0, -0.0, 1.0, -1.0, 2.0, -2.0]);
+        let cache = VectorCache::open(dir.path(), 2).unwrap();
+        assert_eq!(cache.get(fps[2]), Some(vec![2.0, -2.0]));
+        assert_eq!(cache.get(Fingerprint::of_segment("x", "y", "z")), None);
+        assert!(
+            VectorCache::open(dir.path(), 3).is_none(),
+            "other dimensions: no reuse"
+        );
+    }
+}
