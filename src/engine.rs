@@ -1,20 +1,38 @@
 //! The engine façade the CLI and the HTTP adapter share: the live snapshot with its
-//! fingerprint index, search, and cached verify. Swaps to a newly published generation
-//! without a restart. No HTTP types here.
+//! fingerprint, catalog, dense and vocabulary indexes; hybrid search; cached verify. Swaps to
+//! a newly published generation without a restart. No HTTP types here.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 use moka::sync::Cache;
 
-use crate::domain::{Fingerprint, Question, TopK};
-use crate::search::lexical_search;
-use crate::store::{DataDir, Snapshot, StoreError, StoredSegment};
+use crate::dense::DenseIndex;
+use crate::domain::{Fingerprint, Question, SearchFilters, TopK};
+use crate::embed::{EmbedError, Embedder};
+use crate::label::section_name;
+use crate::query::{DrugVocabulary, Understanding};
+use crate::ranking::{rank, Candidates};
+use crate::search::{analyse, lexical_candidates};
+use crate::store::{DataDir, SegmentInfo, Snapshot, StoreError, StoredSegment, StoredVectors};
 use crate::verify::{FingerprintIndex, Lookup};
 
 /// Verified segments kept in memory; a citation checker re-verifies the same few often.
 const VERIFY_CACHE_ENTRIES: u64 = 50_000;
+const QUERY_CACHE_ENTRIES: u64 = 10_000;
+/// Candidates drawn from each retriever before fusion; more when filters will discard some.
+const CANDIDATES: usize = 300;
+const FILTERED_CANDIDATES: usize = 5_000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+}
 
 pub enum Verification {
     Verified(Arc<StoredSegment>),
@@ -28,32 +46,70 @@ pub enum Verification {
 struct Live {
     snapshot: Snapshot,
     fingerprints: FingerprintIndex,
+    catalog: HashMap<Fingerprint, SegmentInfo>,
+    dense: Option<DenseIndex>,
+    vocabulary: DrugVocabulary,
 }
 
 impl Live {
     fn open(data_dir: &DataDir) -> Result<Self, StoreError> {
         let snapshot = Snapshot::open_current(data_dir)?;
         let fingerprints = FingerprintIndex::build(snapshot.fingerprints()?);
+        let catalog = snapshot.catalog()?;
+        let dense = snapshot
+            .vectors()?
+            .map(|stored| live_rows(stored, &catalog));
+        let vocabulary = DrugVocabulary::build(
+            snapshot
+                .labels()
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (i as u32, l.search_names.as_slice())),
+        );
         Ok(Self {
             snapshot,
             fingerprints,
+            catalog,
+            dense,
+            vocabulary,
         })
     }
 }
 
+/// The dense index over the rows of segments still in the index (a version superseded during
+/// the same ingest leaves rows behind in the vectors file).
+fn live_rows(stored: StoredVectors, catalog: &HashMap<Fingerprint, SegmentInfo>) -> DenseIndex {
+    let mut fingerprints = Vec::with_capacity(stored.fingerprints.len());
+    let mut matrix = Vec::with_capacity(stored.matrix.len());
+    let rows = stored.matrix.chunks_exact(stored.dimensions);
+    for (fp, row) in stored.fingerprints.into_iter().zip(rows) {
+        if catalog.contains_key(&fp) {
+            fingerprints.push(fp);
+            matrix.extend_from_slice(row);
+        }
+    }
+    DenseIndex::new(stored.dimensions, fingerprints, matrix)
+}
+
 pub struct Engine {
     data_dir: DataDir,
+    embedder: Option<Arc<Embedder>>,
     live: ArcSwap<Live>,
     verified: Cache<Fingerprint, Arc<StoredSegment>>,
+    query_vectors: Cache<String, Arc<Vec<f32>>>,
 }
 
 impl Engine {
-    pub fn open(data_dir: DataDir) -> Result<Self, StoreError> {
+    /// Opens the live generation. Without an embedder, or over a generation ingested without
+    /// one, search is lexical only.
+    pub fn open(data_dir: DataDir, embedder: Option<Arc<Embedder>>) -> Result<Self, StoreError> {
         let live = Live::open(&data_dir)?;
         Ok(Self {
             data_dir,
+            embedder,
             live: ArcSwap::from_pointee(live),
             verified: Cache::new(VERIFY_CACHE_ENTRIES),
+            query_vectors: Cache::new(QUERY_CACHE_ENTRIES),
         })
     }
 
@@ -61,8 +117,18 @@ impl Engine {
         self.live.load().snapshot.segment_count()
     }
 
+    /// Whether searches use embeddings (a model is loaded and the index has vectors).
+    pub fn is_semantic(&self) -> bool {
+        self.embedder.is_some() && self.live.load().dense.is_some()
+    }
+
     pub fn generation(&self) -> PathBuf {
         self.live.load().snapshot.generation().to_path_buf()
+    }
+
+    /// How the question was understood (drugs named, sections asked for).
+    pub fn understand(&self, question: &Question) -> Understanding {
+        self.live.load().vocabulary.understand(question.as_str())
     }
 
     /// Best-matching segments for a question, best first, deterministic.
@@ -70,15 +136,65 @@ impl Engine {
         &self,
         question: &Question,
         top_k: TopK,
-    ) -> Result<Vec<StoredSegment>, StoreError> {
+        filters: &SearchFilters,
+    ) -> Result<Vec<StoredSegment>, EngineError> {
         let live = self.live.load();
-        lexical_search(&live.snapshot, question, top_k)?
+        if analyse(&live.snapshot, question.as_str()).is_empty() {
+            return Ok(Vec::new());
+        }
+        let pool = if filters.is_empty() {
+            CANDIDATES
+        } else {
+            FILTERED_CANDIDATES
+        };
+        let lexical = lexical_candidates(&live.snapshot, question.as_str(), pool)?;
+        let query_vector = match (&self.embedder, &live.dense) {
+            (Some(embedder), Some(_)) => Some(self.query_vector(embedder, question.as_str())?),
+            _ => None,
+        };
+        let semantic = match (&live.dense, &query_vector) {
+            (Some(dense), Some(vector)) => dense.nearest(vector, pool),
+            _ => Vec::new(),
+        };
+        let similarity = |fp| {
+            live.dense
+                .as_ref()
+                .zip(query_vector.as_ref())
+                .and_then(|(d, v)| d.similarity(fp, v))
+        };
+        let understanding = live.vocabulary.understand(question.as_str());
+        let keep = |info: &SegmentInfo| matches_filters(&live.snapshot, info, filters);
+        let candidates = Candidates {
+            lexical: &lexical,
+            semantic: &semantic,
+            similarity: &similarity,
+        };
+        rank(&candidates, &live.catalog, &understanding, &keep)
             .into_iter()
-            .map(|address| live.snapshot.segment(address))
+            .take(top_k.get())
+            .map(|fp| {
+                live.snapshot
+                    .segment(live.catalog[&fp].address)
+                    .map_err(EngineError::from)
+            })
             .collect()
     }
 
-    pub fn verify(&self, fingerprint: Fingerprint) -> Result<Verification, StoreError> {
+    fn query_vector(
+        &self,
+        embedder: &Embedder,
+        question: &str,
+    ) -> Result<Arc<Vec<f32>>, EmbedError> {
+        if let Some(vector) = self.query_vectors.get(question) {
+            return Ok(vector);
+        }
+        let vector = Arc::new(embedder.embed(&[question])?.remove(0));
+        self.query_vectors
+            .insert(question.to_owned(), Arc::clone(&vector));
+        Ok(vector)
+    }
+
+    pub fn verify(&self, fingerprint: Fingerprint) -> Result<Verification, EngineError> {
         if let Some(segment) = self.verified.get(&fingerprint) {
             return Ok(Verification::Verified(segment));
         }
@@ -104,4 +220,23 @@ impl Engine {
         self.verified.invalidate_all();
         Ok(true)
     }
+}
+
+fn matches_filters(snapshot: &Snapshot, info: &SegmentInfo, filters: &SearchFilters) -> bool {
+    let label = &snapshot.labels()[info.label as usize];
+    let drug_ok = filters.drug.as_ref().is_none_or(|wanted| {
+        label.drug.name.contains(wanted.as_str()) || label.search_names.iter().any(|n| n == wanted)
+    });
+    let section_ok = filters.section.as_ref().is_none_or(|wanted| {
+        info.section_key.as_ref() == wanted
+            || section_name(&info.section_key)
+                .to_lowercase()
+                .replace([' ', '-'], "_")
+                == *wanted
+    });
+    let route_ok = filters
+        .route
+        .as_ref()
+        .is_none_or(|wanted| label.drug.route.contains(wanted));
+    drug_ok && section_ok && route_ok
 }

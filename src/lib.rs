@@ -2,12 +2,17 @@
 //! The engine (label, ingest, store, search, verify, keys, engine) has no HTTP in it; `http`
 //! is the thin axum adapter over it, and the binary's CLI calls the same engine.
 
+pub mod dense;
 pub mod domain;
+pub mod embed;
 pub mod engine;
+pub mod eval;
 pub mod http;
 pub mod ingest;
 pub mod keys;
 pub mod label;
+pub mod query;
+pub mod ranking;
 pub mod search;
 pub mod store;
 pub mod verify;

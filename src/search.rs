@@ -1,4 +1,4 @@
-//! Lexical search: the question analysed like the label text, scored by BM25 over segment
+//! Lexical candidates: the question analysed like the label text, scored by BM25 over segment
 //! text plus a boosted match on the drug's names (so a brand finds its generic's labels).
 //! Ties are broken by fingerprint, so the order never depends on index layout or threads.
 
@@ -9,21 +9,21 @@ use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, Score, SegmentReader, Term};
 
-use crate::domain::{Question, TopK};
-use crate::store::{SegmentAddress, Snapshot, StoreError};
+use crate::domain::Fingerprint;
+use crate::store::{Snapshot, StoreError};
 
 /// Weight of a question word matching the drug's generic, brand or substance name.
 const NAME_BOOST: Score = 1.5;
 
 type RankKey = (Score, Reverse<u64>, Reverse<u64>);
 
-/// Addresses of the best `top_k` segments, best first.
-pub fn lexical_search(
+/// The best `limit` segments by BM25, best first, with their scores.
+pub fn lexical_candidates(
     snapshot: &Snapshot,
-    question: &Question,
-    top_k: TopK,
-) -> Result<Vec<SegmentAddress>, StoreError> {
-    let terms = analyse(snapshot, question.as_str());
+    question: &str,
+    limit: usize,
+) -> Result<Vec<(Fingerprint, f32)>, StoreError> {
+    let terms = analyse(snapshot, question);
     if terms.is_empty() {
         return Ok(Vec::new());
     }
@@ -48,7 +48,7 @@ pub fn lexical_search(
             ]
         })
         .collect();
-    let collector = TopDocs::with_limit(top_k.get()).tweak_score(rank_by_score_then_fingerprint);
+    let collector = TopDocs::with_limit(limit.max(1)).tweak_score(rank_by_score_then_fingerprint);
     let ranked = snapshot
         .searcher()
         .search(&BooleanQuery::new(clauses), &collector)
@@ -58,7 +58,9 @@ pub fn lexical_search(
         })?;
     Ok(ranked
         .into_iter()
-        .map(|(_, address)| SegmentAddress(address))
+        .map(|((score, Reverse(high), Reverse(low)), _)| {
+            (Fingerprint::from_halves(high, low), score)
+        })
         .collect())
 }
 
@@ -80,7 +82,7 @@ fn rank_by_score_then_fingerprint(segment: &SegmentReader) -> impl FnMut(DocId, 
 }
 
 /// The question's terms after the index's analyzer, first occurrence order, no repeats.
-fn analyse(snapshot: &Snapshot, question: &str) -> Vec<String> {
+pub fn analyse(snapshot: &Snapshot, question: &str) -> Vec<String> {
     let Ok(mut analyzer) = snapshot.index().tokenizer_for_field(snapshot.fields().text) else {
         return Vec::new();
     };

@@ -2,11 +2,13 @@
 //! Each type's constructor validates once; nothing downstream re-checks or sees raw strings.
 
 mod api_key;
+mod filters;
 mod fingerprint;
 mod question;
 mod top_k;
 
 pub use api_key::ApiKey;
+pub use filters::SearchFilters;
 pub use fingerprint::Fingerprint;
 pub use question::Question;
 pub use top_k::TopK;
@@ -26,6 +28,8 @@ pub enum InvalidInput {
     QuestionTooLong { max: usize },
     #[error("top_k must be between {min} and {max}")]
     TopKOutOfRange { min: i64, max: i64 },
+    #[error("filter {field} must be 1 to {max} characters")]
+    Filter { field: &'static str, max: usize },
     #[error("API key is malformed")]
     ApiKeyFormat,
 }

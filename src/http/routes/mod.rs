@@ -62,8 +62,8 @@ impl From<&StoredSegment> for LabelSegment {
 }
 
 /// Runs blocking engine work on the blocking pool; a panic there is an internal error.
-pub async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, crate::store::StoreError> + Send + 'static,
+pub async fn blocking<T: Send + 'static, E: std::fmt::Display + Send + 'static>(
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
 ) -> Result<T, super::ApiError> {
     tokio::task::spawn_blocking(work)
         .await

@@ -7,7 +7,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::{blocking, Envelope, LabelSegment};
-use crate::domain::{Question, TopK};
+use crate::domain::{Question, SearchFilters, TopK};
 use crate::http::access::{Access, SearchAccess};
 use crate::http::body::JsonBody;
 use crate::http::{ApiError, AppState};
@@ -21,6 +21,16 @@ pub struct SearchRequest {
     /// Number of results, 1–100; default 10.
     #[schema(minimum = 1, maximum = 100, example = 5)]
     top_k: Option<i64>,
+    /// Optional filter (ours): only labels whose generic name contains this, or with this
+    /// exact generic, brand or substance name (case-insensitive).
+    #[schema(example = "sertraline")]
+    drug: Option<String>,
+    /// Optional filter (ours): a section name ("Drug Interactions") or openFDA key ("drug_interactions").
+    #[schema(example = "Drug Interactions")]
+    section: Option<String>,
+    /// Optional filter (ours): an administration route such as ORAL (case-insensitive).
+    #[schema(example = "ORAL")]
+    route: Option<String>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -54,10 +64,11 @@ pub async fn search(
 ) -> Result<Json<Envelope<SearchData>>, ApiError> {
     let question = Question::parse(request.question)?;
     let top_k = TopK::parse(request.top_k)?;
+    let filters = SearchFilters::parse(request.drug, request.section, request.route)?;
     let started = Instant::now();
     let engine = state.engine.clone();
     let query = question.clone();
-    let hits = blocking(move || engine.search(&query, top_k)).await?;
+    let hits = blocking(move || engine.search(&query, top_k, &filters)).await?;
     let results: Vec<LabelSegment> = hits.iter().map(LabelSegment::from).collect();
     Ok(Json(Envelope::ok(SearchData {
         query: question.as_str().to_owned(),
