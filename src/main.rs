@@ -10,9 +10,11 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use drugcite::embed::Embedder;
 use drugcite::engine::Engine;
+use drugcite::eval::{parse_question, score, Judged, Summary};
 use drugcite::http::{self, AppState, RateLimitConfig};
-use drugcite::ingest::{ingest, ProgressMode};
+use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
 use drugcite::keys::{KeyRing, KeyStore, Scope};
 use drugcite::store::DataDir;
 
@@ -31,6 +33,14 @@ struct Cli {
         default_value = "./data"
     )]
     data_dir: PathBuf,
+    /// Sentence-embedding model directory (config.json, tokenizer.json, model.safetensors).
+    #[arg(
+        long,
+        global = true,
+        env = "DRUGCITE_MODEL_DIR",
+        default_value = "models/all-MiniLM-L6-v2"
+    )]
+    model_dir: PathBuf,
     #[command(subcommand)]
     command: Command,
 }
@@ -42,6 +52,9 @@ enum Command {
         /// .jsonl/.ndjson (optionally .gz), .json envelopes or arrays (optionally .gz), bulk .zip files, or directories of them.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Skip embeddings: a BM25-only index, much faster to build.
+        #[arg(long)]
+        lexical_only: bool,
     },
     /// Serve the HTTP API over the live index.
     Serve {
@@ -53,6 +66,23 @@ enum Command {
         /// Requests per minute allowed to one client address without a key (keyless verify).
         #[arg(long, default_value = "120")]
         rate_limit_per_address: NonZeroU32,
+        /// Serve without the embedding model: BM25-only ranking.
+        #[arg(long)]
+        lexical_only: bool,
+    },
+    /// Score a running server on a question file (the dev-questions.jsonl format).
+    Eval {
+        /// Base URL of the server to score.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// API key with scope `search`.
+        #[arg(long, env = "DRUGCITE_API_KEY")]
+        key: String,
+        /// Question file: one JSON object per line with id, kind, question, relevant.
+        questions: PathBuf,
+        /// Also print every question's scores and its first result.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Manage API keys.
     Keys {
@@ -98,8 +128,16 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     let data_dir = DataDir::new(&cli.data_dir);
     match cli.command {
-        Command::Ingest { paths } => {
-            let report = ingest(&data_dir, &paths, ProgressMode::Auto)?;
+        Command::Ingest {
+            paths,
+            lexical_only,
+        } => {
+            let embedder = load_embedder(&cli.model_dir, lexical_only)?;
+            let options = IngestOptions {
+                progress: ProgressMode::Auto,
+                embedder: embedder.as_deref(),
+            };
+            let report = ingest(&data_dir, &paths, &options)?;
             println!("{report}");
             Ok(())
         }
@@ -107,20 +145,48 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             addr,
             rate_limit_per_key,
             rate_limit_per_address,
+            lexical_only,
         } => {
             let limits = RateLimitConfig {
                 per_key_per_minute: rate_limit_per_key,
                 per_address_per_minute: rate_limit_per_address,
             };
-            serve(data_dir, addr, limits)
+            let embedder = load_embedder(&cli.model_dir, lexical_only)?;
+            serve(data_dir, embedder, addr, limits)
         }
         Command::Keys { command } => keys(&data_dir, command),
+        Command::Eval {
+            url,
+            key,
+            questions,
+            verbose,
+        } => evaluate(&url, &key, &questions, verbose),
     }
 }
 
-fn serve(data_dir: DataDir, addr: SocketAddr, limits: RateLimitConfig) -> anyhow::Result<()> {
-    let engine = Engine::open(data_dir.clone())?;
-    tracing::info!(segments = engine.segment_count(), generation = %engine.generation().display(), "index loaded");
+fn load_embedder(
+    model_dir: &std::path::Path,
+    lexical_only: bool,
+) -> anyhow::Result<Option<Arc<Embedder>>> {
+    if lexical_only {
+        return Ok(None);
+    }
+    Ok(Some(Arc::new(Embedder::load(model_dir)?)))
+}
+
+fn serve(
+    data_dir: DataDir,
+    embedder: Option<Arc<Embedder>>,
+    addr: SocketAddr,
+    limits: RateLimitConfig,
+) -> anyhow::Result<()> {
+    let engine = Engine::open(data_dir.clone(), embedder)?;
+    tracing::info!(
+        segments = engine.segment_count(),
+        semantic = engine.is_semantic(),
+        generation = %engine.generation().display(),
+        "index loaded"
+    );
     let state = AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
@@ -130,6 +196,74 @@ fn serve(data_dir: DataDir, addr: SocketAddr, limits: RateLimitConfig) -> anyhow
         tracing::info!("listening on {}", listener.local_addr()?);
         http::serve(listener, state).await.context("serving")
     })
+}
+
+fn evaluate(
+    url: &str,
+    key: &str,
+    questions: &std::path::Path,
+    verbose: bool,
+) -> anyhow::Result<()> {
+    let body = std::fs::read_to_string(questions)
+        .with_context(|| format!("reading {}", questions.display()))?;
+    let client = reqwest::blocking::Client::new();
+    let mut summary = Summary::default();
+    for (number, line) in body
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let question = parse_question(line)
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", questions.display(), number + 1))?;
+        let reply: serde_json::Value = client
+            .post(format!("{}/v1/search", url.trim_end_matches('/')))
+            .header("x-api-key", key)
+            .json(&serde_json::json!({"question": question.question, "top_k": 10}))
+            .send()
+            .and_then(|r| r.error_for_status())
+            .and_then(|r| r.json())
+            .with_context(|| format!("searching {url} for {}", question.id))?;
+        let results = reply["data"]["results"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let relevance: Vec<bool> = results
+            .iter()
+            .map(|r| {
+                question.is_relevant(&Judged {
+                    drug: r["drug"]["name"].as_str().unwrap_or_default(),
+                    section: r["section"].as_str().unwrap_or_default(),
+                    text: r["text"].as_str().unwrap_or_default(),
+                })
+            })
+            .collect();
+        let scores = score(&relevance);
+        if verbose {
+            let first = results.first().map_or(String::from("-"), |r| {
+                format!(
+                    "{} | {}",
+                    r["drug"]["name"].as_str().unwrap_or(""),
+                    r["section"].as_str().unwrap_or("")
+                )
+            });
+            println!(
+                "{}\t{}\tnDCG {:.2} S@1 {:.0}\t{}\t{first}",
+                question.id, question.kind, scores.ndcg10, scores.s1, question.question
+            );
+        }
+        summary.add(&question.kind, scores);
+    }
+    println!(
+        "{:<18} {:>3} {:>8} {:>8} {:>6} {:>6}",
+        "kind", "n", "nDCG@10", "MRR@10", "P@5", "S@1"
+    );
+    for (kind, n, s) in summary.rows() {
+        println!(
+            "{kind:<18} {n:>3} {:>8.3} {:>8.3} {:>6.3} {:>6.3}",
+            s.ndcg10, s.mrr10, s.p5, s.s1
+        );
+    }
+    Ok(())
 }
 
 fn keys(data_dir: &DataDir, command: KeysCommand) -> anyhow::Result<()> {
