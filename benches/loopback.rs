@@ -1,15 +1,18 @@
 //! `cargo bench --bench loopback`: ingests the full shared corpus into a scratch directory,
-//! serves it on 127.0.0.1, and prints ingest time, segment count, index size and the
-//! p50/p99 latency of search and verify over loopback. Prints numbers; asserts nothing.
+//! serves it on 127.0.0.1, and prints ingest time, segment count, index size, the time to
+//! embed a question, and the p50/p99 latency of search and verify over loopback. The ingest is
+//! lexical-only unless DRUGCITE_BENCH_SEMANTIC=1 (embedding the corpus takes hours on 2 cores
+//! today). Prints numbers; asserts nothing.
 
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use drugcite::embed::Embedder;
 use drugcite::engine::Engine;
 use drugcite::http::{self, AppState, RateLimitConfig};
-use drugcite::ingest::{ingest, ProgressMode};
+use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
 use drugcite::keys::{KeyRing, KeyStore, Scope};
 use drugcite::store::DataDir;
 
@@ -63,7 +66,30 @@ fn percentile(samples: &mut [Duration], p: f64) -> f64 {
 fn main() {
     let scratch = tempfile::tempdir().expect("scratch dir");
     let data_dir = DataDir::new(scratch.path().join("data"));
-    let report = ingest(&data_dir, &[corpus()], ProgressMode::Auto).expect("ingest");
+    let model_dir = std::env::var_os("DRUGCITE_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("models/all-MiniLM-L6-v2"));
+    let embedder =
+        Arc::new(Embedder::load(&model_dir).expect("model: run scripts/install-model.sh"));
+    let started = Instant::now();
+    for i in 0..50 {
+        let question = format!("{} #{i}", QUESTIONS[i % QUESTIONS.len()]);
+        embedder.embed(&[question.as_str()]).expect("embed");
+    }
+    let per_question = started.elapsed().as_secs_f64() * 1000.0 / 50.0;
+    println!("question embedding alone: {per_question:.1} ms mean over 50");
+    let semantic = std::env::var("DRUGCITE_BENCH_SEMANTIC").is_ok_and(|v| v == "1");
+    let options = IngestOptions {
+        progress: ProgressMode::Auto,
+        embedder: semantic.then_some(embedder.as_ref()),
+    };
+    let report = ingest(&data_dir, &[corpus()], &options).expect("ingest");
+    println!(
+        "embeddings: {} computed in {:.1} s ({:.0} segments/s)",
+        report.embeddings_computed,
+        report.embedding_seconds,
+        report.embeddings_computed as f64 / report.embedding_seconds.max(1e-3)
+    );
     println!(
         "ingest: {} labels, {} segments in {:.1} s ({:.0} segments/s)",
         report.labels_indexed,
@@ -80,7 +106,7 @@ fn main() {
         .create("bench", Scope::ALL.to_vec())
         .expect("key");
     let started = Instant::now();
-    let engine = Engine::open(data_dir.clone()).expect("open");
+    let engine = Engine::open(data_dir.clone(), Some(embedder)).expect("open");
     println!(
         "engine open (fingerprint index over {} segments): {:.0} ms",
         engine.segment_count(),

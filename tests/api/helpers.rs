@@ -6,15 +6,16 @@ use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use drugcite::embed::Embedder;
 use drugcite::engine::Engine;
 use drugcite::http::{self, AppState, RateLimitConfig};
-use drugcite::ingest::{ingest, IngestReport, ProgressMode};
+use drugcite::ingest::{ingest, IngestOptions, IngestReport, ProgressMode};
 use drugcite::keys::{KeyRing, KeyStore, Scope};
 use drugcite::store::DataDir;
 use serde_json::Value;
 
 /// How many records of the corpus file the subset takes (besides the three API responses).
-pub const SUBSET_RECORDS: usize = 30;
+pub const SUBSET_RECORDS: usize = 10;
 
 pub fn shared_data() -> PathBuf {
     std::env::var_os("DRUGCITE_SHARED_DATA")
@@ -28,6 +29,21 @@ pub fn corpus_file() -> PathBuf {
 
 pub fn api_responses_dir() -> PathBuf {
     shared_data().join("labels/openfda-api-responses")
+}
+
+/// The installed embedding model (scripts/install-model.sh), or `$DRUGCITE_MODEL_DIR`; loaded once.
+pub fn embedder() -> Arc<Embedder> {
+    static EMBEDDER: OnceLock<Arc<Embedder>> = OnceLock::new();
+    EMBEDDER
+        .get_or_init(|| {
+            let dir = std::env::var_os("DRUGCITE_MODEL_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| {
+                    Path::new(env!("CARGO_MANIFEST_DIR")).join("models/all-MiniLM-L6-v2")
+                });
+            Arc::new(Embedder::load(&dir).expect("embedding model: run scripts/install-model.sh"))
+        })
+        .clone()
 }
 
 /// A fresh directory under cargo's per-target temp dir, removed when dropped.
@@ -76,8 +92,12 @@ pub fn subset_index() -> &'static SubsetIndex {
         let dir = scratch_dir();
         let inputs = subset_inputs(dir.path());
         let data_dir = dir.path().join("data");
-        let report =
-            ingest(&DataDir::new(&data_dir), &inputs, ProgressMode::Silent).expect("ingest subset");
+        let embedder = embedder();
+        let options = IngestOptions {
+            progress: ProgressMode::Silent,
+            embedder: Some(&embedder),
+        };
+        let report = ingest(&DataDir::new(&data_dir), &inputs, &options).expect("ingest subset");
         SubsetIndex {
             data_dir,
             inputs,
@@ -117,7 +137,7 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(data_dir: &Path, limits: Limits) -> TestApp {
-    let engine = Engine::open(DataDir::new(data_dir)).expect("open engine");
+    let engine = Engine::open(DataDir::new(data_dir), Some(embedder())).expect("open engine");
     let limits = RateLimitConfig {
         per_key_per_minute: NonZeroU32::new(limits.per_key).unwrap(),
         per_address_per_minute: NonZeroU32::new(limits.per_address).unwrap(),

@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 
 use drugcite::domain::Fingerprint;
 use drugcite::engine::Engine;
-use drugcite::ingest::{ingest, IngestError, IngestReport, ProgressMode};
+use drugcite::ingest::{ingest, IngestError, IngestOptions, IngestReport, ProgressMode};
 use drugcite::store::{DataDir, Snapshot};
 use serde_json::Value;
 
-use crate::helpers::{corpus_lines, scratch_dir, subset_index, write_jsonl, SUBSET_RECORDS};
+use crate::helpers::{
+    corpus_lines, embedder, scratch_dir, subset_index, write_jsonl, SUBSET_RECORDS,
+};
 
 type StoredSet = BTreeSet<(String, String, String, String)>;
 
@@ -33,8 +35,13 @@ fn stored_segments(data_dir: &Path) -> StoredSet {
         .collect()
 }
 
+/// A lexical-only ingest: these tests are about ingest mechanics, not embeddings.
 fn run(data_dir: &Path, inputs: &[PathBuf]) -> Result<IngestReport, IngestError> {
-    ingest(&DataDir::new(data_dir), inputs, ProgressMode::Silent)
+    let options = IngestOptions {
+        progress: ProgressMode::Silent,
+        embedder: None,
+    };
+    ingest(&DataDir::new(data_dir), inputs, &options)
 }
 
 fn record_lines(n: usize) -> Vec<Value> {
@@ -254,7 +261,7 @@ fn a_running_engine_picks_up_a_newly_published_generation() {
         &[write_jsonl(dir.path(), "one.jsonl", &corpus_lines(1))],
     )
     .unwrap();
-    let engine = Engine::open(DataDir::new(&data_dir)).unwrap();
+    let engine = Engine::open(DataDir::new(&data_dir), None).unwrap();
     let before = engine.segment_count();
     assert!(!engine.reload_if_changed().unwrap());
     run(
@@ -264,4 +271,59 @@ fn a_running_engine_picks_up_a_newly_published_generation() {
     .unwrap();
     assert!(engine.reload_if_changed().unwrap());
     assert!(engine.segment_count() > before);
+}
+
+#[test]
+fn the_subset_index_has_an_embedding_for_every_segment() {
+    let index = subset_index();
+    assert_eq!(
+        index.report.embeddings_computed + index.report.embeddings_reused,
+        index.report.segments
+    );
+    let engine = Engine::open(DataDir::new(&index.data_dir), Some(embedder())).unwrap();
+    assert!(engine.is_semantic());
+}
+
+#[test]
+fn re_ingesting_unchanged_text_reuses_its_embeddings() {
+    let dir = scratch_dir();
+    let data_dir = dir.path().join("data");
+    let input = write_jsonl(dir.path(), "two.jsonl", &corpus_lines(2));
+    let embedder = embedder();
+    let options = IngestOptions {
+        progress: ProgressMode::Silent,
+        embedder: Some(&embedder),
+    };
+    let first = ingest(
+        &DataDir::new(&data_dir),
+        std::slice::from_ref(&input),
+        &options,
+    )
+    .unwrap();
+    assert_eq!(
+        (first.embeddings_computed, first.embeddings_reused),
+        (first.segments, 0)
+    );
+    let vectors_of = |dir: &Path| -> BTreeSet<(Fingerprint, Vec<u32>)> {
+        let stored = Snapshot::open_current(&DataDir::new(dir))
+            .unwrap()
+            .vectors()
+            .unwrap()
+            .unwrap();
+        let rows = stored.matrix.chunks_exact(stored.dimensions);
+        let rows = rows.map(|r| r.iter().map(|v| v.to_bits()).collect());
+        stored.fingerprints.into_iter().zip(rows).collect()
+    };
+    let before = vectors_of(&data_dir);
+    let second = ingest(&DataDir::new(&data_dir), &[input], &options).unwrap();
+    assert_eq!(
+        (second.embeddings_computed, second.embeddings_reused),
+        (0, second.segments)
+    );
+    assert_eq!(before.len() as u64, first.segments);
+    assert_eq!(
+        before,
+        vectors_of(&data_dir),
+        "reused vectors are the same numbers"
+    );
 }
