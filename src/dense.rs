@@ -32,18 +32,6 @@ impl DenseIndex {
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.fingerprints.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.fingerprints.is_empty()
-    }
-
-    pub fn dimensions(&self) -> usize {
-        self.dimensions
-    }
-
     /// Similarity of one indexed segment to the query.
     pub fn similarity(&self, fingerprint: Fingerprint, query: &[f32]) -> Option<f32> {
         let row = *self.rows.get(&fingerprint)?;

@@ -13,7 +13,7 @@ use crate::dense::DenseIndex;
 use crate::domain::{Fingerprint, Question, SearchFilters, TopK};
 use crate::embed::{EmbedError, Embedder};
 use crate::label::section_name;
-use crate::query::{DrugVocabulary, Understanding};
+use crate::query::DrugVocabulary;
 use crate::ranking::{rank, Candidates};
 use crate::search::{analyse, lexical_candidates};
 use crate::store::{DataDir, SegmentInfo, Snapshot, StoreError, StoredSegment, StoredVectors};
@@ -124,11 +124,6 @@ impl Engine {
 
     pub fn generation(&self) -> PathBuf {
         self.live.load().snapshot.generation().to_path_buf()
-    }
-
-    /// How the question was understood (drugs named, sections asked for).
-    pub fn understand(&self, question: &Question) -> Understanding {
-        self.live.load().vocabulary.understand(question.as_str())
     }
 
     /// Best-matching segments for a question, best first, deterministic.

@@ -150,14 +150,6 @@ impl VectorCache {
         self.file.read_exact_at(&mut row, offset).ok()?;
         Some(decode_row(&row).1)
     }
-
-    pub fn len(&self) -> usize {
-        self.offsets.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.offsets.is_empty()
-    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,15 @@ use std::collections::BTreeSet;
 
 use crate::helpers::{assert_error, results, spawn_app};
 
+/// The fingerprint of the best result for `question`.
+async fn first_fingerprint(app: &crate::helpers::TestApp, question: &str) -> String {
+    let reply = app.search(question, 1).await;
+    results(&reply)[0]["fingerprint"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 fn flip_bits(fingerprint: &str, positions: &[usize]) -> String {
     fingerprint
         .char_indices()
@@ -41,11 +50,7 @@ async fn an_exact_fingerprint_verifies_to_the_same_text_and_source() {
 #[tokio::test]
 async fn a_near_fingerprint_is_not_verified_and_says_how_far() {
     let app = spawn_app().await;
-    let reply = app.search("metformin lactic acidosis", 1).await;
-    let fingerprint = results(&reply)[0]["fingerprint"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let fingerprint = first_fingerprint(&app, "metformin lactic acidosis").await;
     for flips in [vec![0], vec![3, 40, 77], vec![1, 20, 40, 60, 80, 100, 127]] {
         let near = flip_bits(&fingerprint, &flips);
         let reply = app.verify(&near, None).await;
@@ -67,11 +72,7 @@ async fn a_near_fingerprint_is_not_verified_and_says_how_far() {
 #[tokio::test]
 async fn a_far_fingerprint_is_not_found() {
     let app = spawn_app().await;
-    let reply = app.search("metformin lactic acidosis", 1).await;
-    let fingerprint = results(&reply)[0]["fingerprint"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let fingerprint = first_fingerprint(&app, "metformin lactic acidosis").await;
     let far = flip_bits(&fingerprint, &[0, 17, 34, 51, 68, 85, 102, 119, 126]);
     let reply = app.verify(&far, None).await;
     assert_eq!(reply.status, 200);
