@@ -55,14 +55,7 @@ impl Embedder {
             .and_then(|body| {
                 serde_json::from_slice(&body).map_err(|e| bad("config.json", e.to_string()))
             })?;
-        let dimensions = serde_json::from_slice::<serde_json::Value>(
-            &std::fs::read(model_dir.join("config.json"))
-                .map_err(|e| bad("config.json", e.to_string()))?,
-        )
-        .ok()
-        .and_then(|c| c["hidden_size"].as_u64())
-        .ok_or_else(|| bad("config.json", "no hidden_size".into()))?
-            as usize;
+        let dimensions = config.hidden_size;
         let mut tokenizer = Tokenizer::from_file(model_dir.join("tokenizer.json"))
             .map_err(|e| bad("tokenizer.json", e.to_string()))?;
         tokenizer

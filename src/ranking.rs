@@ -94,18 +94,19 @@ fn drug_factor(info: &SegmentInfo, understanding: &Understanding) -> f32 {
 
 fn section_factor(info: &SegmentInfo, understanding: &Understanding) -> f32 {
     let section = info.section_key.as_ref();
+    let off_section = if understanding.sections.is_empty() {
+        1.0
+    } else {
+        OFF_SECTION
+    };
+    let peripheral = if PERIPHERAL_SECTIONS.contains(&section) {
+        PERIPHERAL
+    } else {
+        1.0
+    };
     match understanding.sections.iter().position(|s| *s == section) {
         Some(rank) => 1.0 - SECTION_STEP * rank.min(5) as f32,
-        None if PERIPHERAL_SECTIONS.contains(&section) => {
-            PERIPHERAL
-                * if understanding.sections.is_empty() {
-                    1.0
-                } else {
-                    OFF_SECTION
-                }
-        }
-        None if understanding.sections.is_empty() => 1.0,
-        None => OFF_SECTION,
+        None => off_section * peripheral,
     }
 }
 
