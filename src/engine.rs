@@ -2,7 +2,7 @@
 //! fingerprint, catalog, dense and vocabulary indexes; hybrid search; cached verify. Swaps to
 //! a newly published generation without a restart. No HTTP types here.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -13,10 +13,12 @@ use crate::dense::DenseIndex;
 use crate::domain::{Fingerprint, Question, SearchFilters, TopK};
 use crate::embed::{EmbedError, Embedder};
 use crate::label::section_name;
-use crate::query::DrugVocabulary;
+use crate::query::{DrugVocabulary, LabelNames, Understanding};
 use crate::ranking::{rank, Candidates};
 use crate::search::{analyse, lexical_candidates};
-use crate::store::{DataDir, SegmentInfo, Snapshot, StoreError, StoredSegment, StoredVectors};
+use crate::store::{
+    DataDir, SegmentInfo, Snapshot, StoreError, StoredSegment, StoredVectors, VectorSpace,
+};
 use crate::verify::{FingerprintIndex, Lookup};
 
 /// Verified segments kept in memory; a citation checker re-verifies the same few often.
@@ -25,6 +27,8 @@ const QUERY_CACHE_ENTRIES: u64 = 10_000;
 /// Candidates drawn from each retriever before fusion; more when filters will discard some.
 const CANDIDATES: usize = 300;
 const FILTERED_CANDIDATES: usize = 5_000;
+/// Extra BM25 candidates taken from the subject drug's (or class's) own labels.
+const SUBJECT_CANDIDATES: usize = 100;
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -52,20 +56,33 @@ struct Live {
 }
 
 impl Live {
-    fn open(data_dir: &DataDir) -> Result<Self, StoreError> {
+    /// The live generation; its vectors are used only if they are in `space` (the loaded model's).
+    fn open(data_dir: &DataDir, space: Option<VectorSpace>) -> Result<Self, StoreError> {
         let snapshot = Snapshot::open_current(data_dir)?;
         let fingerprints = FingerprintIndex::build(snapshot.fingerprints()?);
         let catalog = snapshot.catalog()?;
-        let dense = snapshot
-            .vectors()?
-            .map(|stored| live_rows(stored, &catalog));
-        let vocabulary = DrugVocabulary::build(
-            snapshot
-                .labels()
-                .iter()
-                .enumerate()
-                .map(|(i, l)| (i as u32, l.search_names.as_slice())),
-        );
+        let dense = match (snapshot.vectors()?, space) {
+            (Some(stored), Some(space)) if stored.space == space => {
+                Some(live_rows(stored, &catalog))
+            }
+            (Some(_), Some(_)) => {
+                tracing::warn!(
+                    generation = %snapshot.generation().display(),
+                    "the index's embeddings come from another model than the one loaded; \
+                     searching lexically until it is re-ingested with this model"
+                );
+                None
+            }
+            _ => None,
+        };
+        let vocabulary = DrugVocabulary::build(snapshot.labels().iter().enumerate().map(
+            |(i, l)| LabelNames {
+                label: i as u32,
+                generic: &l.drug.name,
+                names: &l.search_names,
+                classes: &l.classes,
+            },
+        ));
         Ok(Self {
             snapshot,
             fingerprints,
@@ -76,19 +93,41 @@ impl Live {
     }
 }
 
+/// BM25 candidates for `text` over the whole index, joined by the best ones within the
+/// subject's labels (a class or brand the text rarely spells out still reaches its labels).
+fn lexical_pool(
+    snapshot: &Snapshot,
+    text: &str,
+    pool: usize,
+    understanding: &Understanding,
+) -> Result<Vec<(Fingerprint, f32)>, StoreError> {
+    let mut lexical = lexical_candidates(snapshot, text, pool, None)?;
+    let subject = understanding
+        .drugs
+        .first()
+        .filter(|_| !understanding.subject_open);
+    if let Some(subject) = subject {
+        let known: HashSet<Fingerprint> = lexical.iter().map(|(fp, _)| *fp).collect();
+        let within = lexical_candidates(snapshot, text, SUBJECT_CANDIDATES, Some(&subject.labels))?;
+        lexical.extend(within.into_iter().filter(|(fp, _)| !known.contains(fp)));
+        lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+    Ok(lexical)
+}
+
 /// The dense index over the rows of segments still in the index (a version superseded during
 /// the same ingest leaves rows behind in the vectors file).
 fn live_rows(stored: StoredVectors, catalog: &HashMap<Fingerprint, SegmentInfo>) -> DenseIndex {
     let mut fingerprints = Vec::with_capacity(stored.fingerprints.len());
     let mut matrix = Vec::with_capacity(stored.matrix.len());
-    let rows = stored.matrix.chunks_exact(stored.dimensions);
+    let rows = stored.matrix.chunks_exact(stored.space.dimensions);
     for (fp, row) in stored.fingerprints.into_iter().zip(rows) {
         if catalog.contains_key(&fp) {
             fingerprints.push(fp);
             matrix.extend_from_slice(row);
         }
     }
-    DenseIndex::new(stored.dimensions, fingerprints, matrix)
+    DenseIndex::new(stored.space.dimensions, fingerprints, matrix)
 }
 
 pub struct Engine {
@@ -103,7 +142,7 @@ impl Engine {
     /// Opens the live generation. Without an embedder, or over a generation ingested without
     /// one, search is lexical only.
     pub fn open(data_dir: DataDir, embedder: Option<Arc<Embedder>>) -> Result<Self, StoreError> {
-        let live = Live::open(&data_dir)?;
+        let live = Live::open(&data_dir, embedder.as_deref().map(Embedder::vector_space))?;
         Ok(Self {
             data_dir,
             embedder,
@@ -142,9 +181,24 @@ impl Engine {
         } else {
             FILTERED_CANDIDATES
         };
-        let lexical = lexical_candidates(&live.snapshot, question.as_str(), pool)?;
+        let understanding = live.vocabulary.understand(question.as_str());
+        let or_question = |text: &'_ str| {
+            if analyse(&live.snapshot, text).is_empty() {
+                question.as_str().to_owned()
+            } else {
+                text.to_owned()
+            }
+        };
+        let lexical = lexical_pool(
+            &live.snapshot,
+            &or_question(&understanding.keywords),
+            pool,
+            &understanding,
+        )?;
         let query_vector = match (&self.embedder, &live.dense) {
-            (Some(embedder), Some(_)) => Some(self.query_vector(embedder, question.as_str())?),
+            (Some(embedder), Some(_)) => {
+                Some(self.query_vector(embedder, &or_question(&understanding.topic))?)
+            }
             _ => None,
         };
         let semantic = match (&live.dense, &query_vector) {
@@ -157,7 +211,6 @@ impl Engine {
                 .zip(query_vector.as_ref())
                 .and_then(|(d, v)| d.similarity(fp, v))
         };
-        let understanding = live.vocabulary.understand(question.as_str());
         let keep = |info: &SegmentInfo| matches_filters(&live.snapshot, info, filters);
         let candidates = Candidates {
             lexical: &lexical,
@@ -211,7 +264,9 @@ impl Engine {
         if self.data_dir.current_generation()? == self.generation() {
             return Ok(false);
         }
-        self.live.store(Arc::new(Live::open(&self.data_dir)?));
+        let space = self.embedder.as_deref().map(Embedder::vector_space);
+        self.live
+            .store(Arc::new(Live::open(&self.data_dir, space)?));
         self.verified.invalidate_all();
         Ok(true)
     }

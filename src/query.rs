@@ -1,9 +1,10 @@
 //! Question understanding without a language model: which drugs a question names (generic,
-//! brand or substance names of the indexed labels) and which label sections its wording asks
-//! for ("contraindicated", "side effects", "black box", "overdose", "pregnant", "kidney"…).
-//! Pure functions over a vocabulary built from the labels; no I/O, no ranking.
+//! brand or substance names of the indexed labels, curated brands), which drug classes (FDA
+//! established classes, curated class terms such as "blood thinner"), and which label sections
+//! its wording asks for ("contraindicated", "side effects", "black box", "overdose", "pregnant",
+//! "kidney"…). Pure functions over a vocabulary built from the labels; no I/O, no ranking.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
 const NOT_DRUG_WORDS: &[&str] = &[
@@ -57,6 +58,16 @@ const NOT_DRUG_WORDS: &[&str] = &[
     "film",
     "coated",
 ];
+/// Words that ask for drugs in general ("which drugs…", "medications that…").
+const GENERIC_DRUG_WORDS: &[&str] = &[
+    "drug",
+    "drugs",
+    "medication",
+    "medications",
+    "medicine",
+    "medicines",
+    "meds",
+];
 /// Shortest word taken as a drug name on its own (shorter ones collide with ordinary words).
 const MIN_NAME_WORD: usize = 4;
 
@@ -77,6 +88,11 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
         &[
             "interact",
             "taken with",
+            "take with",
+            "taking with",
+            "used with",
+            "use with",
+            "mixed with",
             "together with",
             "combined with",
             "combining",
@@ -107,24 +123,28 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
     ),
     (&["overdos", "too much", "toxicity"], &["overdosage"]),
     (
+        &["pregnan", "fetal", "fetus", "birth defect", "cleft"],
         &[
-            "pregnan",
-            "fetal",
-            "fetus",
-            "birth defect",
-            "cleft",
+            "pregnancy",
+            "pregnancy_or_breast_feeding",
+            "teratogenic_effects",
+            "boxed_warning",
+            "warnings_and_cautions",
+            "use_in_specific_populations",
+        ],
+    ),
+    (
+        &[
             "breastfeed",
             "breast-feed",
+            "breast milk",
             "lactat",
             "nursing",
         ],
         &[
-            "pregnancy",
-            "use_in_specific_populations",
-            "teratogenic_effects",
             "nursing_mothers",
-            "boxed_warning",
-            "warnings_and_cautions",
+            "pregnancy_or_breast_feeding",
+            "use_in_specific_populations",
         ],
     ),
     (
@@ -219,68 +239,272 @@ pub const PERIPHERAL_SECTIONS: &[&str] = &[
     "dosage_forms_and_strengths",
 ];
 
-/// A drug the question names, and the labels (by ordinal) that carry that name.
+/// A drug or drug class the question names, and the labels (by ordinal) it covers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DrugMention {
     pub word: String,
     pub labels: BTreeSet<u32>,
+    /// Those of `labels` that combine the drug with other ingredients.
+    pub combinations: BTreeSet<u32>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Understanding {
-    /// In order of first mention: the first is the question's subject.
+    /// In order of first mention: the first is the question's subject unless `subject_open`.
     pub drugs: Vec<DrugMention>,
+    /// The question asks which drugs ("drugs contraindicated with MAO inhibitors"): the drugs
+    /// it names are partners of the answer, not its subject.
+    pub subject_open: bool,
     /// Requested section keys, strongest first, without repeats.
     pub sections: Vec<&'static str>,
+    /// The question without the words naming its subject ("atorvastatin", "cholesterol
+    /// medicine"): what the text of an answer should match, while the subject selects labels.
+    pub topic: String,
+    /// The question without the class phrase naming its subject, plus the label wording of
+    /// its everyday phrases: the words of a BM25 query (a drug name stays, it matches the
+    /// labels' names).
+    pub keywords: String,
 }
 
-/// Name words of the indexed labels → the labels that carry them.
+/// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
+/// (generic, brands, substances) and FDA established classes.
+pub struct LabelNames<'a> {
+    pub label: u32,
+    pub generic: &'a str,
+    pub names: &'a [String],
+    pub classes: &'a [String],
+}
+
+/// A class phrase ("blood thinner", "statin") and the labels of the class.
+struct ClassPhrase {
+    words: Vec<String>,
+    labels: BTreeSet<u32>,
+}
+
+/// Name words of the indexed labels → the labels that carry them; curated brands resolved to
+/// their generics' labels; class phrases → the labels of their members.
 #[derive(Default)]
 pub struct DrugVocabulary {
     labels_by_word: HashMap<String, BTreeSet<u32>>,
+    /// Name words that never stand alone in a name ("lactic" of "lactic acid"): a question
+    /// mentions them only when it continues with one of these words.
+    continuations: HashMap<String, BTreeSet<String>>,
+    /// Longest phrase first, so "beta blocker" wins over a shorter phrase inside it.
+    classes: Vec<ClassPhrase>,
+    /// Labels whose generic name lists several ingredients.
+    combinations: BTreeSet<u32>,
+    /// Everyday phrases (as words) and the label wording a question using them also searches.
+    lay_terms: Vec<(Vec<String>, String)>,
 }
 
 impl DrugVocabulary {
-    /// `names[i]` are the lowercase names (generic, brands, substances) of label ordinal `i`.
-    pub fn build<'a>(names: impl IntoIterator<Item = (u32, &'a [String])>) -> Self {
+    pub fn build<'a>(labels: impl IntoIterator<Item = LabelNames<'a>>) -> Self {
+        let labels: Vec<LabelNames> = labels.into_iter().collect();
         let mut labels_by_word: HashMap<String, BTreeSet<u32>> = HashMap::new();
-        for (label, label_names) in names {
-            for name in label_names {
-                for word in words(name).filter(|w| is_name_word(w)) {
+        let mut standalone: BTreeSet<String> = BTreeSet::new();
+        let mut continuations: HashMap<String, BTreeSet<String>> = HashMap::new();
+        for label in &labels {
+            for part in label.names.iter().flat_map(|n| name_parts(n)) {
+                let part: Vec<&str> = words(&part).collect();
+                for (i, word) in part.iter().enumerate().filter(|(_, w)| is_name_word(w)) {
                     labels_by_word
-                        .entry(word.to_owned())
+                        .entry((*word).to_owned())
                         .or_default()
-                        .insert(label);
+                        .insert(label.label);
+                    match part
+                        .get(i + 1)
+                        .filter(|next| !NOT_DRUG_WORDS.contains(next))
+                    {
+                        Some(next) => continuations
+                            .entry((*word).to_owned())
+                            .or_default()
+                            .insert((*next).to_owned()),
+                        None => standalone.insert((*word).to_owned()),
+                    };
                 }
             }
         }
-        Self { labels_by_word }
+        continuations.retain(|word, _| !standalone.contains(word));
+        for brand in crate::curated::brands() {
+            if let Some(generic) = labels_by_word.get(&brand.generic).cloned() {
+                labels_by_word.entry(brand.brand).or_insert(generic);
+            }
+        }
+        let classes = class_phrases(&labels, &labels_by_word);
+        let combinations = labels
+            .iter()
+            .filter(|l| name_parts(l.generic).len() > 1)
+            .map(|l| l.label)
+            .collect();
+        let lay_terms = crate::curated::lay_terms()
+            .into_iter()
+            .map(|t| {
+                (
+                    words(&t.phrase).map(str::to_owned).collect(),
+                    t.label_wording,
+                )
+            })
+            .collect();
+        Self {
+            labels_by_word,
+            continuations,
+            classes,
+            combinations,
+            lay_terms,
+        }
     }
 
     pub fn understand(&self, question: &str) -> Understanding {
         let lower = question.to_lowercase();
+        let tokens: Vec<&str> = words(&lower).collect();
+        let mut mentions: Vec<(usize, DrugMention)> = Vec::new();
+        let mut claimed = vec![false; tokens.len()];
+        let mut mention_spans: Vec<std::ops::Range<usize>> = Vec::new();
+        for class in &self.classes {
+            for start in phrase_positions(&tokens, &class.words) {
+                let span = start..start + class.words.len();
+                if claimed[span.clone()].iter().any(|c| *c) {
+                    continue;
+                }
+                claimed[span.clone()].iter_mut().for_each(|c| *c = true);
+                mention_spans.push(span.clone());
+                let word = tokens[span].join(" ");
+                mentions.push((start, self.mention(word, &class.labels)));
+            }
+        }
+        for (at, word) in tokens.iter().enumerate().filter(|(at, _)| !claimed[*at]) {
+            if let Some(labels) = self.drug_labels(word, tokens.get(at + 1).copied()) {
+                mentions.push((at, self.mention((*word).to_owned(), labels)));
+                mention_spans.push(at..at + 1);
+            }
+        }
+        mentions.sort_by_key(|(at, _)| *at);
+        let first_mention = mentions.first().map_or(usize::MAX, |(at, _)| *at);
+        let subject_open = tokens
+            .iter()
+            .enumerate()
+            .any(|(at, t)| at < first_mention && !claimed[at] && GENERIC_DRUG_WORDS.contains(t));
+        let subject_phrase = (!subject_open)
+            .then(|| {
+                mention_spans
+                    .iter()
+                    .find(|span| span.start == first_mention)
+            })
+            .flatten();
+        let without = |drop_drug_names: bool| {
+            let dropped = subject_phrase
+                .filter(|span| drop_drug_names || span.len() > 1 || claimed[span.start]);
+            tokens
+                .iter()
+                .enumerate()
+                .filter(|(at, _)| !dropped.is_some_and(|span| span.contains(at)))
+                .map(|(_, t)| *t)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (topic, mut keywords) = (without(true), without(false));
+        for (phrase, wording) in &self.lay_terms {
+            if !phrase_positions(&tokens, phrase).is_empty() {
+                keywords.push(' ');
+                keywords.push_str(wording);
+            }
+        }
         let mut drugs: Vec<DrugMention> = Vec::new();
-        for word in words(&lower) {
-            let Some(labels) = self
-                .labels_by_word
-                .get(word)
-                .or_else(|| self.labels_by_word.get(singular(word)?))
-            else {
-                continue;
-            };
-            match drugs.iter_mut().find(|d| d.labels == *labels) {
-                Some(_) => {}
-                None => drugs.push(DrugMention {
-                    word: word.to_owned(),
-                    labels: labels.clone(),
-                }),
+        for (_, found) in mentions {
+            if !drugs.iter().any(|d| d.labels == found.labels) {
+                drugs.push(found);
             }
         }
         Understanding {
             drugs,
+            subject_open,
             sections: section_intents(&lower),
+            topic,
+            keywords,
         }
     }
+
+    fn mention(&self, word: String, labels: &BTreeSet<u32>) -> DrugMention {
+        DrugMention {
+            word,
+            combinations: labels.intersection(&self.combinations).copied().collect(),
+            labels: labels.clone(),
+        }
+    }
+
+    /// The labels `word` names, given the question's next word.
+    fn drug_labels(&self, word: &str, next: Option<&str>) -> Option<&BTreeSet<u32>> {
+        let (name, labels) = self
+            .labels_by_word
+            .get_key_value(word)
+            .or_else(|| self.labels_by_word.get_key_value(singular(word)?))?;
+        match self.continuations.get(name) {
+            Some(expected) if !next.is_some_and(|n| expected.contains(n)) => None,
+            _ => Some(labels),
+        }
+    }
+}
+
+/// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
+fn name_parts(name: &str) -> Vec<String> {
+    name.split([',', '/', ';'])
+        .flat_map(|part| part.split(" and "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Phrases of the curated classes and of every FDA established class a label carries, each
+/// with the labels of the class; phrases whose class covers no indexed label are left out.
+fn class_phrases(
+    labels: &[LabelNames],
+    labels_by_word: &HashMap<String, BTreeSet<u32>>,
+) -> Vec<ClassPhrase> {
+    let mut by_class: BTreeMap<String, (BTreeSet<String>, BTreeSet<u32>)> = BTreeMap::new();
+    for label in labels {
+        for class in label.classes {
+            let entry = by_class.entry(class.to_lowercase()).or_default();
+            entry.0.insert(class.to_lowercase());
+            entry.1.insert(label.label);
+        }
+    }
+    for class in crate::curated::drug_classes() {
+        let entry = by_class.entry(class.name.to_lowercase()).or_default();
+        entry.0.extend(class.terms);
+        for member in &class.members {
+            entry
+                .1
+                .extend(labels_by_word.get(member).into_iter().flatten());
+        }
+    }
+    let mut phrases: Vec<ClassPhrase> = by_class
+        .into_values()
+        .filter(|(_, labels)| !labels.is_empty())
+        .flat_map(|(terms, labels)| {
+            terms.into_iter().map(move |term| ClassPhrase {
+                words: words(&term).map(str::to_owned).collect(),
+                labels: labels.clone(),
+            })
+        })
+        .filter(|phrase| !phrase.words.is_empty())
+        .collect();
+    phrases.sort_by(|a, b| {
+        b.words
+            .len()
+            .cmp(&a.words.len())
+            .then(a.words.cmp(&b.words))
+    });
+    phrases
+}
+
+/// Where `phrase` occurs in `tokens`, a token matching a phrase word as is or without a plural "s".
+fn phrase_positions(tokens: &[&str], phrase: &[String]) -> Vec<usize> {
+    let same = |token: &str, word: &str| token == word || token.strip_suffix('s') == Some(word);
+    tokens
+        .windows(phrase.len().max(1))
+        .enumerate()
+        .filter(|(_, window)| window.iter().zip(phrase).all(|(t, w)| same(t, w)))
+        .map(|(start, _)| start)
+        .collect()
 }
 
 fn words(text: &str) -> impl Iterator<Item = &str> {
@@ -330,13 +554,15 @@ mod tests {
             vec!["pimozide".into()],
             vec!["atorvastatin calcium".into(), "lipitor".into()],
             vec!["carbidopa and levodopa".into()],
+            vec!["lactic acid, l-, and citric acid".into()],
+            vec!["rosuvastatin calcium".into()],
         ];
-        DrugVocabulary::build(
-            names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| (i as u32, n.as_slice())),
-        )
+        DrugVocabulary::build(names.iter().enumerate().map(|(i, n)| LabelNames {
+            label: i as u32,
+            generic: &n[0],
+            names: n.as_slice(),
+            classes: &[],
+        }))
     }
 
     #[test]
@@ -360,6 +586,43 @@ mod tests {
             "salts and forms are not drugs"
         );
         assert_eq!(v.understand("Lipitors").drugs.len(), 1);
+    }
+
+    #[test]
+    fn curated_brands_reach_generic_labels_and_classes_their_members() {
+        let v = vocabulary();
+        let labels = |q: &str| -> Vec<BTreeSet<u32>> {
+            v.understand(q)
+                .drugs
+                .into_iter()
+                .map(|d| d.labels)
+                .collect()
+        };
+        assert_eq!(labels("Crestor and muscle pain"), [BTreeSet::from([5])]);
+        assert_eq!(
+            labels("cholesterol medicine and muscle breakdown"),
+            [BTreeSet::from([2, 5])]
+        );
+        assert_eq!(
+            labels("do statins interact with Zoloft?"),
+            [BTreeSet::from([2, 5]), BTreeSet::from([0])]
+        );
+        assert_eq!(labels("SSRIs and bleeding"), [BTreeSet::from([0])]);
+        assert!(
+            labels("beta blockers and asthma").is_empty(),
+            "no member indexed"
+        );
+    }
+
+    #[test]
+    fn a_name_word_that_never_stands_alone_needs_its_continuation() {
+        let v = vocabulary();
+        assert!(v.understand("lactic acidosis risk").drugs.is_empty());
+        assert_eq!(
+            v.understand("lactic acid burns").drugs[0].labels,
+            BTreeSet::from([4])
+        );
+        assert_eq!(v.understand("citric acid").drugs.len(), 1);
     }
 
     #[test]

@@ -11,12 +11,17 @@ use crate::store::SegmentInfo;
 
 const LEXICAL_WEIGHT: f32 = 0.5;
 const SEMANTIC_WEIGHT: f32 = 0.5;
-/// Multipliers: a segment of another named drug, of no named drug, outside the requested
-/// sections, and of a peripheral section (package label, patient leaflet…) nobody asked for.
+/// Multipliers: a segment of a product combining the subject with other ingredients, of
+/// another named drug, of no named drug, outside the requested sections, and of a peripheral
+/// section (package label, patient leaflet…) nobody asked for.
+const COMBINATION: f32 = 0.85;
 const OTHER_DRUG: f32 = 0.6;
 const UNNAMED_DRUG: f32 = 0.3;
 const OFF_SECTION: f32 = 0.55;
 const PERIPHERAL: f32 = 0.6;
+/// Multiplier for text addressed to the patient outside a peripheral section (a medication
+/// guide printed inside a professional section).
+const PATIENT_VOICE: f32 = 0.6;
 /// The requested sections are listed strongest first; each later one counts a little less.
 const SECTION_STEP: f32 = 0.03;
 
@@ -80,12 +85,15 @@ pub fn rank(
 }
 
 fn drug_factor(info: &SegmentInfo, understanding: &Understanding) -> f32 {
+    if understanding.drugs.is_empty() || understanding.subject_open {
+        return 1.0;
+    }
     match understanding
         .drugs
         .iter()
         .position(|d| d.labels.contains(&info.label))
     {
-        _ if understanding.drugs.is_empty() => 1.0,
+        Some(0) if understanding.drugs[0].combinations.contains(&info.label) => COMBINATION,
         Some(0) => 1.0,
         Some(_) => OTHER_DRUG,
         None => UNNAMED_DRUG,
@@ -104,10 +112,16 @@ fn section_factor(info: &SegmentInfo, understanding: &Understanding) -> f32 {
     } else {
         1.0
     };
-    match understanding.sections.iter().position(|s| *s == section) {
+    let voice = if info.addresses_patient && peripheral == 1.0 {
+        PATIENT_VOICE
+    } else {
+        1.0
+    };
+    let requested = match understanding.sections.iter().position(|s| *s == section) {
         Some(rank) => 1.0 - SECTION_STEP * rank.min(5) as f32,
         None => off_section * peripheral,
-    }
+    };
+    requested * voice
 }
 
 #[cfg(test)]
@@ -126,6 +140,7 @@ mod tests {
             address: SegmentAddress(DocAddress::new(0, label)),
             label,
             section_key: Arc::from(section),
+            addresses_patient: false,
         }
     }
 
@@ -146,8 +161,10 @@ mod tests {
             drugs: vec![DrugMention {
                 word: "x".into(),
                 labels: BTreeSet::from([0]),
+                combinations: BTreeSet::new(),
             }],
             sections: vec!["contraindications"],
+            ..Understanding::default()
         };
         let none = |_| None;
         let candidates = Candidates {

@@ -3,6 +3,7 @@
 //! Ties are broken by fingerprint, so the order never depends on index layout or threads.
 
 use std::cmp::Reverse;
+use std::collections::BTreeSet;
 
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
@@ -17,11 +18,13 @@ const NAME_BOOST: Score = 1.5;
 
 type RankKey = (Score, Reverse<u64>, Reverse<u64>);
 
-/// The best `limit` segments by BM25, best first, with their scores.
+/// The best `limit` segments by BM25, best first, with their scores; only segments of the
+/// labels (by ordinal) in `within` when given, with the same scores as unrestricted.
 pub fn lexical_candidates(
     snapshot: &Snapshot,
     question: &str,
     limit: usize,
+    within: Option<&BTreeSet<u32>>,
 ) -> Result<Vec<(Fingerprint, f32)>, StoreError> {
     let terms = analyse(snapshot, question);
     if terms.is_empty() {
@@ -48,10 +51,20 @@ pub fn lexical_candidates(
             ]
         })
         .collect();
+    let mut query: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
+    if let Some(labels) = within {
+        query = Box::new(BooleanQuery::new(vec![
+            (Occur::Must, query),
+            (
+                Occur::Must,
+                Box::new(BoostQuery::new(labels_query(snapshot, labels), 0.0)),
+            ),
+        ]));
+    }
     let collector = TopDocs::with_limit(limit.max(1)).tweak_score(rank_by_score_then_fingerprint);
     let ranked = snapshot
         .searcher()
-        .search(&BooleanQuery::new(clauses), &collector)
+        .search(&query, &collector)
         .map_err(|source| StoreError::Index {
             context: "searching".into(),
             source,
@@ -62,6 +75,21 @@ pub fn lexical_candidates(
             (Fingerprint::from_halves(high, low), score)
         })
         .collect())
+}
+
+/// Matches the segments of the labels `labels` (ordinals of `snapshot.labels()`).
+fn labels_query(snapshot: &Snapshot, labels: &BTreeSet<u32>) -> Box<dyn Query> {
+    let field = snapshot.fields().label_id;
+    let clauses = labels
+        .iter()
+        .filter_map(|&label| snapshot.labels().get(label as usize))
+        .map(|meta| {
+            let term = Term::from_field_text(field, &meta.label_id);
+            let query = TermQuery::new(term, IndexRecordOption::Basic);
+            (Occur::Should, Box::new(query) as Box<dyn Query>)
+        })
+        .collect();
+    Box::new(BooleanQuery::new(clauses))
 }
 
 fn rank_by_score_then_fingerprint(segment: &SegmentReader) -> impl FnMut(DocId, Score) -> RankKey {

@@ -10,8 +10,6 @@ use crate::store::{IndexBuilder, StoreError, VectorCache};
 
 /// Segments buffered before embedding; sorting this many by length keeps padding small.
 const BUFFER: usize = 4096;
-/// Texts per forward pass.
-pub const BATCH: usize = 32;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StageError {
@@ -25,6 +23,7 @@ pub enum StageError {
 pub struct EmbeddingCounts {
     pub computed: u64,
     pub reused: u64,
+    pub tokens: u64,
     pub compute_time: Duration,
 }
 
@@ -67,19 +66,16 @@ impl<'e> EmbeddingStage<'e> {
         Ok(())
     }
 
-    /// Embeds everything buffered, shortest texts first, in batches of `BATCH`.
+    /// Embeds everything buffered (in length-sorted batches, see `Embedder::embed_many`).
     pub fn flush(&mut self, builder: &mut IndexBuilder) -> Result<(), StageError> {
         let started = Instant::now();
-        self.pending
-            .sort_by(|a, b| a.1.len().cmp(&b.1.len()).then(a.0.cmp(&b.0)));
-        for batch in self.pending.chunks(BATCH) {
-            let texts: Vec<&str> = batch.iter().map(|(_, t)| t.as_str()).collect();
-            let vectors = self.embedder.embed(&texts)?;
-            for ((fingerprint, _), vector) in batch.iter().zip(&vectors) {
-                builder.add_vector(*fingerprint, vector)?;
-            }
+        let texts: Vec<&str> = self.pending.iter().map(|(_, t)| t.as_str()).collect();
+        let embedded = self.embedder.embed_passages(&texts)?;
+        for ((fingerprint, _), vector) in self.pending.iter().zip(&embedded.vectors) {
+            builder.add_vector(*fingerprint, vector)?;
         }
         self.counts.computed += self.pending.len() as u64;
+        self.counts.tokens += embedded.tokens as u64;
         self.counts.compute_time += started.elapsed();
         self.pending.clear();
         Ok(())

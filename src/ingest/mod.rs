@@ -70,7 +70,7 @@ pub fn ingest(
     let files = source::expand_inputs(inputs)?;
     let cache = options.embedder.and_then(|e| {
         let live = data_dir.current_generation().ok()?;
-        VectorCache::open(&live, e.dimensions())
+        VectorCache::open(&live, e.vector_space())
     });
     let draft = data_dir.begin_generation()?;
     let total_bytes = files
@@ -80,7 +80,7 @@ pub fn ingest(
         .sum();
     let bytes_read = Arc::new(AtomicU64::new(0));
     let mut pipeline = Pipeline {
-        builder: IndexBuilder::create(draft.path(), options.embedder.map(Embedder::dimensions))?,
+        builder: IndexBuilder::create(draft.path(), options.embedder.map(Embedder::vector_space))?,
         embedding: options.embedder.map(|e| EmbeddingStage::new(e, cache)),
         versions: HashMap::new(),
         report: ReportBuilder::new(&files),

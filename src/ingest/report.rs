@@ -37,6 +37,8 @@ pub struct IngestReport {
     /// Segment embeddings computed by the model, and reused from the previous generation.
     pub embeddings_computed: u64,
     pub embeddings_reused: u64,
+    /// Tokens that went through the model for the computed embeddings.
+    pub embedding_tokens: u64,
     pub embedding_seconds: f64,
     /// Model directory the embeddings came from; empty for a lexical-only index.
     pub embedding_model: String,
@@ -64,6 +66,7 @@ impl ReportBuilder {
                 names_from_product_data: 0,
                 embeddings_computed: 0,
                 embeddings_reused: 0,
+                embedding_tokens: 0,
                 embedding_seconds: 0.0,
                 embedding_model: String::new(),
                 seconds: 0.0,
@@ -107,6 +110,7 @@ impl ReportBuilder {
     pub fn embeddings(&mut self, counts: EmbeddingCounts, model: Option<&Path>) {
         self.report.embeddings_computed = counts.computed;
         self.report.embeddings_reused = counts.reused;
+        self.report.embedding_tokens = counts.tokens;
         self.report.embedding_seconds = counts.compute_time.as_secs_f64();
         self.report.embedding_model = model.map(|m| m.display().to_string()).unwrap_or_default();
     }
@@ -152,11 +156,16 @@ impl fmt::Display for IngestReport {
         if self.embedding_model.is_empty() {
             writeln!(f, "embeddings:        none (lexical-only index)")?;
         } else {
-            let rate = self.embeddings_computed as f64 / self.embedding_seconds.max(1e-3);
+            let seconds = self.embedding_seconds.max(1e-3);
             writeln!(
                 f,
-                "embeddings:        {} computed in {:.1} s ({rate:.0} segments/s), {} reused; model {}",
-                self.embeddings_computed, self.embedding_seconds, self.embeddings_reused, self.embedding_model
+                "embeddings:        {} computed in {:.1} s ({:.0} segments/s, {:.0} tokens/s), {} reused; model {}",
+                self.embeddings_computed,
+                self.embedding_seconds,
+                self.embeddings_computed as f64 / seconds,
+                self.embedding_tokens as f64 / seconds,
+                self.embeddings_reused,
+                self.embedding_model
             )?;
         }
         writeln!(f, "seconds:           {:.1}", self.seconds)?;

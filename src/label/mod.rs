@@ -9,7 +9,38 @@ pub use record::{Drug, LabelMeta, LabelRecord, NameSource, RecordError, Section}
 pub use section_names::section_name;
 pub use segment::{segment_label, Segment};
 
+/// Second-person words in a segment from which it reads as addressed to the patient.
+const PATIENT_VOICE_WORDS: usize = 2;
+
+/// Whether `text` speaks to the patient ("Tell your healthcare provider if you…"), as medication
+/// guides do; professional label text never says "you".
+pub fn addresses_patient(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.eq_ignore_ascii_case("you") || w.eq_ignore_ascii_case("your"))
+        .nth(PATIENT_VOICE_WORDS - 1)
+        .is_some()
+}
+
 /// Public DailyMed page of a label's set id: where anyone can check the official text.
 pub fn dailymed_url(set_id: &str) -> String {
     format!("https://dailymed.nlm.nih.gov/dailymed/drugInfo.cfm?setid={set_id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medication_guide_voice_is_told_from_professional_text() {
+        assert!(addresses_patient(
+            "Tell your healthcare provider if you have kidney problems."
+        ));
+        assert!(!addresses_patient(
+            "Monitor renal function in patients with renal impairment."
+        ));
+        assert!(
+            !addresses_patient("Ask you once."),
+            "one word is not a voice"
+        );
+    }
 }

@@ -51,6 +51,9 @@ pub struct LabelMeta {
     pub name_source: NameSource,
     /// Lowercase names a question may use for this drug: generic, brands, substances.
     pub search_names: Vec<String>,
+    /// FDA Established Pharmacologic Classes from openFDA `pharm_class_epc`, without "[EPC]".
+    #[serde(default)]
+    pub classes: Vec<String>,
 }
 
 /// One text section: the openFDA field key and its strings, verbatim.
@@ -113,6 +116,7 @@ impl LabelRecord {
             version: scalar_text(object.get("version")),
             effective_time: scalar_text(object.get("effective_time")),
             search_names: search_names(&drug, openfda),
+            classes: established_classes(openfda),
             drug,
             name_source,
         };
@@ -248,6 +252,14 @@ fn search_names(drug: &Drug, openfda: &Map<String, Value>) -> Vec<String> {
     unique_sorted(names)
 }
 
+fn established_classes(openfda: &Map<String, Value>) -> Vec<String> {
+    let classes = strings(openfda.get("pharm_class_epc"))
+        .into_iter()
+        .map(|c| c.trim_end_matches("[EPC]").trim().to_owned())
+        .filter(|c| !c.is_empty());
+    unique_sorted(classes.collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,8 +282,11 @@ mod tests {
             "generic_name": ["SERTRALINE HYDROCHLORIDE"], "brand_name": ["Zoloft"],
             "manufacturer_name": ["Viatris"], "product_ndc": ["0049-4900", "0049-4910"],
             "route": ["oral"], "substance_name": ["SERTRALINE HYDROCHLORIDE"],
+            "pharm_class_epc": ["Serotonin Reuptake Inhibitor [EPC]"],
+            "pharm_class_moa": ["Serotonin Uptake Inhibitors [MoA]"],
         })))
         .unwrap();
+        assert_eq!(parsed.meta.classes, ["Serotonin Reuptake Inhibitor"]);
         let drug = &parsed.meta.drug;
         assert_eq!(drug.name, "sertraline hydrochloride");
         assert_eq!(drug.brand_names, ["Zoloft"]);

@@ -215,6 +215,7 @@ mod tests {
                 drug: Drug::default(),
                 name_source: NameSource::GenericName,
                 search_names: vec![],
+                classes: vec![],
             },
             sections: sections
                 .iter()

@@ -10,7 +10,7 @@ use tantivy::schema::TantivyDocument;
 use tantivy::{Index, IndexWriter, Term};
 
 use super::schema::{register_analyzer, Fields};
-use super::vectors::{VectorWriter, VECTORS_FILE};
+use super::vectors::{VectorSpace, VectorWriter, VECTORS_FILE};
 use super::{index_error, io_error, layout::sync_dir, StoreError};
 use crate::domain::Fingerprint;
 use crate::label::{LabelMeta, Segment};
@@ -32,8 +32,8 @@ pub struct IndexBuilder {
 
 impl IndexBuilder {
     /// Starts an empty generation in `dir` (a draft directory from `DataDir::begin_generation`),
-    /// with a vectors file when `vector_dimensions` is given.
-    pub fn create(dir: &Path, vector_dimensions: Option<usize>) -> Result<Self, StoreError> {
+    /// with a vectors file when `vector_space` is given.
+    pub fn create(dir: &Path, vector_space: Option<VectorSpace>) -> Result<Self, StoreError> {
         let tantivy_dir = dir.join(TANTIVY_DIR);
         std::fs::create_dir_all(&tantivy_dir)
             .map_err(io_error(format!("creating {}", tantivy_dir.display())))?;
@@ -48,8 +48,8 @@ impl IndexBuilder {
         let labels = File::create(&labels_path)
             .map(BufWriter::new)
             .map_err(io_error(format!("creating {}", labels_path.display())))?;
-        let vectors = vector_dimensions
-            .map(|dims| VectorWriter::create(&dir.join(VECTORS_FILE), dims))
+        let vectors = vector_space
+            .map(|space| VectorWriter::create(&dir.join(VECTORS_FILE), space))
             .transpose()?;
         Ok(Self {
             dir: dir.to_path_buf(),

@@ -19,7 +19,7 @@ mod vectors;
 pub use builder::IndexBuilder;
 pub use layout::{DataDir, GenerationDraft};
 pub use snapshot::{SegmentAddress, SegmentInfo, Snapshot, StoredSegment};
-pub use vectors::{StoredVectors, VectorCache};
+pub use vectors::{StoredVectors, VectorCache, VectorSpace};
 
 /// Failures of the store. Messages name the path and what to do.
 #[derive(Debug, thiserror::Error)]

@@ -15,7 +15,7 @@ use super::schema::{register_analyzer, Fields};
 use super::vectors::{read_all, StoredVectors, VECTORS_FILE};
 use super::{index_error, io_error, DataDir, StoreError};
 use crate::domain::Fingerprint;
-use crate::label::LabelMeta;
+use crate::label::{addresses_patient, LabelMeta};
 
 /// Where a segment lives in this snapshot. Only meaningful for the snapshot that produced it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -37,6 +37,8 @@ pub struct SegmentInfo {
     /// Ordinal into `Snapshot::labels`.
     pub label: u32,
     pub section_key: Arc<str>,
+    /// The text speaks to the patient (a medication guide, wherever the label put it).
+    pub addresses_patient: bool,
 }
 
 pub struct Snapshot {
@@ -146,7 +148,7 @@ impl Snapshot {
         read_all(&path).map(Some)
     }
 
-    /// Fingerprint → address, label and section of every live segment, read in one pass over
+    /// Fingerprint → address, label, section and audience of every live segment, read in one pass over
     /// the document store.
     pub fn catalog(&self) -> Result<HashMap<Fingerprint, SegmentInfo>, StoreError> {
         let searcher = self.searcher();
@@ -161,11 +163,12 @@ impl Snapshot {
                 let doc = doc.map_err(index_error("reading the document store"))?;
                 let text_of = |field| doc.get_first(field).and_then(|v| v.as_str());
                 let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
-                let (Some(label_id), Some(section), Some(high), Some(low)) = (
+                let (Some(label_id), Some(section), Some(high), Some(low), Some(text)) = (
                     text_of(self.fields.label_id),
                     text_of(self.fields.section_key),
                     u64_of(self.fields.fp_high),
                     u64_of(self.fields.fp_low),
+                    text_of(self.fields.text),
                 ) else {
                     continue;
                 };
@@ -183,6 +186,7 @@ impl Snapshot {
                         address,
                         label,
                         section_key,
+                        addresses_patient: addresses_patient(text),
                     },
                 );
             }

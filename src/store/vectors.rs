@@ -1,6 +1,7 @@
 //! `vectors.bin`: one embedding per segment, keyed by fingerprint, appended during ingest.
-//! Layout: magic `DCV1`, u32 LE dimensions, then rows of (u128 BE fingerprint, f32 LE × dims).
-//! The previous generation's file doubles as the embedding cache of the next ingest.
+//! Layout: magic `DCV2`, u32 LE dimensions, the 16-byte id of the model that made the vectors,
+//! then rows of (u128 BE fingerprint, f32 LE × dims). The previous generation's file doubles as
+//! the embedding cache of the next ingest, for the same model only.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -12,19 +13,27 @@ use super::{io_error, StoreError};
 use crate::domain::Fingerprint;
 
 pub(super) const VECTORS_FILE: &str = "vectors.bin";
-const MAGIC: &[u8; 4] = b"DCV1";
-const HEADER_BYTES: u64 = 8;
+const MAGIC: &[u8; 4] = b"DCV2";
+const HEADER_BYTES: u64 = 24;
+
+/// Which vectors can be compared: the model that made them and their length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VectorSpace {
+    pub model_id: [u8; 16],
+    pub dimensions: usize,
+}
 
 pub(super) struct VectorWriter {
     file: BufWriter<File>,
 }
 
 impl VectorWriter {
-    pub fn create(path: &Path, dimensions: usize) -> Result<Self, StoreError> {
+    pub fn create(path: &Path, space: VectorSpace) -> Result<Self, StoreError> {
         let file = File::create(path).map_err(io_error(format!("creating {}", path.display())))?;
         let mut file = BufWriter::new(file);
         file.write_all(MAGIC)
-            .and_then(|()| file.write_all(&(dimensions as u32).to_le_bytes()))
+            .and_then(|()| file.write_all(&(space.dimensions as u32).to_le_bytes()))
+            .and_then(|()| file.write_all(&space.model_id))
             .map_err(io_error("writing vectors"))?;
         Ok(Self { file })
     }
@@ -54,7 +63,7 @@ fn row_bytes(dimensions: usize) -> usize {
     16 + 4 * dimensions
 }
 
-fn read_header(file: &mut impl Read, path: &Path) -> Result<usize, StoreError> {
+fn read_header(file: &mut impl Read, path: &Path) -> Result<VectorSpace, StoreError> {
     let mut header = [0u8; HEADER_BYTES as usize];
     file.read_exact(&mut header)
         .map_err(io_error(format!("reading {}", path.display())))?;
@@ -64,7 +73,12 @@ fn read_header(file: &mut impl Read, path: &Path) -> Result<usize, StoreError> {
             reason: "not a vectors file".into(),
         });
     }
-    Ok(u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize)
+    let mut model_id = [0u8; 16];
+    model_id.copy_from_slice(&header[8..]);
+    Ok(VectorSpace {
+        model_id,
+        dimensions: u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize,
+    })
 }
 
 fn row_fingerprint(row: &[u8]) -> Fingerprint {
@@ -84,7 +98,7 @@ fn decode_row(row: &[u8]) -> (Fingerprint, Vec<f32>) {
 
 /// The embeddings of a generation: one row-major unit vector per fingerprint.
 pub struct StoredVectors {
-    pub dimensions: usize,
+    pub space: VectorSpace,
     pub fingerprints: Vec<Fingerprint>,
     pub matrix: Vec<f32>,
 }
@@ -93,9 +107,9 @@ pub struct StoredVectors {
 pub(super) fn read_all(path: &Path) -> Result<StoredVectors, StoreError> {
     let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
-    let dimensions = read_header(&mut reader, path)?;
+    let space = read_header(&mut reader, path)?;
     let (mut fingerprints, mut matrix) = (Vec::new(), Vec::new());
-    let mut row = vec![0u8; row_bytes(dimensions)];
+    let mut row = vec![0u8; row_bytes(space.dimensions)];
     loop {
         match reader.read_exact(&mut row) {
             Ok(()) => {
@@ -108,7 +122,7 @@ pub(super) fn read_all(path: &Path) -> Result<StoredVectors, StoreError> {
         }
     }
     Ok(StoredVectors {
-        dimensions,
+        space,
         fingerprints,
         matrix,
     })
@@ -122,13 +136,14 @@ pub struct VectorCache {
 }
 
 impl VectorCache {
-    /// The cache in `generation`, if it holds vectors of `dimensions` (same model family).
-    pub fn open(generation: &Path, dimensions: usize) -> Option<Self> {
+    /// The cache in `generation`, if it holds vectors of the same `space` (same model).
+    pub fn open(generation: &Path, space: VectorSpace) -> Option<Self> {
         let path = generation.join(VECTORS_FILE);
         let mut reader = BufReader::with_capacity(1 << 20, File::open(&path).ok()?);
-        if read_header(&mut reader, &path).ok()? != dimensions {
+        if read_header(&mut reader, &path).ok()? != space {
             return None;
         }
+        let dimensions = space.dimensions;
         let mut offsets = HashMap::new();
         let mut row = vec![0u8; row_bytes(dimensions)];
         let mut offset = HEADER_BYTES;
@@ -163,21 +178,29 @@ mod tests {
         let fps: Vec<Fingerprint> = (0..3)
             .map(|i| Fingerprint::of_segment("s", "k", &i.to_string()))
             .collect();
-        let mut writer = VectorWriter::create(&path, 2).unwrap();
+        let space = VectorSpace {
+            model_id: [7; 16],
+            dimensions: 2,
+        };
+        let mut writer = VectorWriter::create(&path, space).unwrap();
         for (i, fp) in fps.iter().enumerate() {
             writer.append(*fp, &[i as f32, -(i as f32)]).unwrap();
         }
         writer.finish().unwrap();
         let stored = read_all(&path).unwrap();
-        assert_eq!(stored.dimensions, 2);
+        assert_eq!(stored.space, space);
         assert_eq!(stored.fingerprints, fps);
         assert_eq!(stored.matrix, [0.0, -0.0, 1.0, -1.0, 2.0, -2.0]);
-        let cache = VectorCache::open(dir.path(), 2).unwrap();
+        let cache = VectorCache::open(dir.path(), space).unwrap();
         assert_eq!(cache.get(fps[2]), Some(vec![2.0, -2.0]));
         assert_eq!(cache.get(Fingerprint::of_segment("x", "y", "z")), None);
+        let other_model = VectorSpace {
+            model_id: [8; 16],
+            ..space
+        };
         assert!(
-            VectorCache::open(dir.path(), 3).is_none(),
-            "other dimensions: no reuse"
+            VectorCache::open(dir.path(), other_model).is_none(),
+            "other model: no reuse"
         );
     }
 }

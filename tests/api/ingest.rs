@@ -310,7 +310,7 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
             .vectors()
             .unwrap()
             .unwrap();
-        let rows = stored.matrix.chunks_exact(stored.dimensions);
+        let rows = stored.matrix.chunks_exact(stored.space.dimensions);
         let rows = rows.map(|r| r.iter().map(|v| v.to_bits()).collect());
         stored.fingerprints.into_iter().zip(rows).collect()
     };

@@ -1,6 +1,8 @@
 //! POST /v1/search: shape, ranking contract, determinism, and every 400 of the spec.
 
-use crate::helpers::{assert_error, results, spawn_app, spawn_app_with, subset_index, GENEROUS};
+use crate::helpers::{
+    assert_error, results, spawn_app, spawn_app_with, subset_index, Reply, GENEROUS,
+};
 
 #[tokio::test]
 async fn health_needs_no_key() {
@@ -80,6 +82,31 @@ async fn a_brand_name_finds_its_generic_labels() {
     );
     let reply = app.search("BKEMV meningococcal infections", 3).await;
     assert_eq!(results(&reply)[0]["drug"]["name"], "eculizumab-aeeb");
+}
+
+#[tokio::test]
+async fn a_curated_brand_or_class_term_finds_its_members_labels() {
+    let app = spawn_app().await;
+    let first_drug = |reply: &Reply| results(reply)[0]["drug"]["name"].clone();
+    let reply = app.search("Flonase warnings", 3).await;
+    assert_eq!(
+        first_drug(&reply),
+        "fluticasone propionate nasal",
+        "brand not in the index"
+    );
+    let reply = app.search("beta blocker dose in heart failure", 3).await;
+    assert_eq!(
+        first_drug(&reply),
+        "esmolol hydrochloride in sodium chloride"
+    );
+    let reply = app
+        .search("which alkylating drugs cause myelosuppression", 3)
+        .await;
+    assert_eq!(
+        first_drug(&reply),
+        "temozolomide",
+        "class from the openFDA block"
+    );
 }
 
 #[tokio::test]

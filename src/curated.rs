@@ -1,0 +1,121 @@
+//! The vocabularies drugcite curates itself, kept as data under `graph/` with their source and
+//! compiled in: brand → generic names, drug classes with lay terms and members, and everyday
+//! words → label wording. Parses them;
+//! matching them against questions or text is for the modules that use them.
+
+const BRANDS: &str = include_str!("../graph/brands.tsv");
+const CLASSES: &str = include_str!("../graph/drug-classes.tsv");
+const LAY_TERMS: &str = include_str!("../graph/lay-terms.tsv");
+
+/// A brand name and the first word of its generic name, both lowercase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Brand {
+    pub brand: String,
+    pub generic: String,
+}
+
+/// A drug class: its name (an FDA EPC name where one fits), the lowercase terms people use for
+/// it, and the first words of its members' generic names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrugClass {
+    pub name: String,
+    pub terms: Vec<String>,
+    pub members: Vec<String>,
+}
+
+pub fn brands() -> Vec<Brand> {
+    rows(BRANDS)
+        .filter_map(|fields| match fields.as_slice() {
+            [brand, generic] => Some(Brand {
+                brand: brand.to_lowercase(),
+                generic: generic.to_lowercase(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn drug_classes() -> Vec<DrugClass> {
+    rows(CLASSES)
+        .filter_map(|fields| match fields.as_slice() {
+            [name, terms, members] => Some(DrugClass {
+                name: (*name).to_owned(),
+                terms: split_list(terms),
+                members: split_list(members),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// An everyday phrase and the words labels use for the same thing, both lowercase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayTerm {
+    pub phrase: String,
+    pub label_wording: String,
+}
+
+pub fn lay_terms() -> Vec<LayTerm> {
+    rows(LAY_TERMS)
+        .filter_map(|fields| match fields.as_slice() {
+            [phrase, wording] => Some(LayTerm {
+                phrase: phrase.to_lowercase(),
+                label_wording: wording.to_lowercase(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Tab-separated fields of each line that is neither blank nor a `#` comment.
+fn rows(data: &str) -> impl Iterator<Item = Vec<&str>> {
+    data.lines()
+        .map(str::trim_end)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| line.split('\t').map(str::trim).collect())
+}
+
+fn split_list(list: &str) -> Vec<String> {
+    list.split('|')
+        .map(|item| item.trim().to_lowercase())
+        .filter(|item| !item.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_data_line_parses() {
+        assert_eq!(brands().len(), rows(BRANDS).count());
+        assert_eq!(drug_classes().len(), rows(CLASSES).count());
+        assert_eq!(lay_terms().len(), rows(LAY_TERMS).count());
+        assert!(brands().len() > 100 && drug_classes().len() > 20);
+        assert!(drug_classes()
+            .iter()
+            .all(|c| !c.terms.is_empty() && !c.members.is_empty()));
+    }
+
+    #[test]
+    fn brands_are_unique_single_words() {
+        let brands = brands();
+        let mut names: Vec<&str> = brands.iter().map(|b| b.brand.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), brands.len(), "a brand listed twice");
+        assert!(brands
+            .iter()
+            .all(|b| !b.brand.contains(' ') && !b.generic.contains(' ')));
+    }
+
+    #[test]
+    fn statins_include_atorvastatin_and_their_lay_name() {
+        let statins = drug_classes()
+            .into_iter()
+            .find(|c| c.name == "HMG-CoA Reductase Inhibitor")
+            .unwrap();
+        assert!(statins.members.contains(&"atorvastatin".to_owned()));
+        assert!(statins.terms.contains(&"cholesterol medicine".to_owned()));
+    }
+}
