@@ -269,9 +269,26 @@ fn mean_pool(hidden: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
     summed.broadcast_div(&counts)
 }
 
-/// Cosine similarity of two unit vectors.
+/// Lanes of independent partial sums in `dot`: a fixed summation order the compiler can turn
+/// into SIMD (one running sum cannot be, floating-point addition not being associative).
+const DOT_LANES: usize = 16;
+
+/// Cosine similarity of two unit vectors; the same inputs always give the same bits.
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let (a_chunks, b_chunks) = (a.chunks_exact(DOT_LANES), b.chunks_exact(DOT_LANES));
+    let tail: f32 = a_chunks
+        .remainder()
+        .iter()
+        .zip(b_chunks.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    let mut lanes = [0f32; DOT_LANES];
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for lane in 0..DOT_LANES {
+            lanes[lane] += x[lane] * y[lane];
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
 }
 
 #[cfg(test)]
@@ -291,6 +308,19 @@ pub(crate) mod tests {
     pub(crate) fn test_embedder() -> &'static Embedder {
         static EMBEDDER: std::sync::OnceLock<Embedder> = std::sync::OnceLock::new();
         EMBEDDER.get_or_init(|| Embedder::load(&test_model_dir()).unwrap())
+    }
+
+    #[test]
+    fn dot_matches_the_plain_sum_over_any_length() {
+        for length in [0, 1, 15, 16, 17, 384, 390] {
+            let a: Vec<f32> = (0..length).map(|i| (i as f32 * 0.37).sin()).collect();
+            let b: Vec<f32> = (0..length).map(|i| (i as f32 * 0.11).cos()).collect();
+            let plain: f64 = a.iter().zip(&b).map(|(x, y)| f64::from(x * y)).sum();
+            assert!(
+                (f64::from(dot(&a, &b)) - plain).abs() < 1e-4,
+                "length {length}"
+            );
+        }
     }
 
     #[test]
