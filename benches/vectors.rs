@@ -1,0 +1,148 @@
+//! `cargo bench --bench vectors`: how dense retrieval scales. Embeds the shared corpus (the real
+//! 104k segment vectors), grows it with perturbed copies of those vectors to each size in
+//! DRUGCITE_BENCH_SIZES (default 104212,250000,500000,1000000), and prints per size: exact-scan
+//! latency, and up to DRUGCITE_BENCH_GRAPH_MAX rows (default 250000; building is serial, ~1.6 s
+//! per 1,000 rows on 2 cores) HNSW build time, latency and recall@10 / @300 against the exact
+//! scan, for the dev questions embedded by the transformer. Prints numbers; asserts nothing.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use drugcite::dense::DenseIndex;
+use drugcite::domain::Fingerprint;
+use drugcite::embed::Embedder;
+use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
+use drugcite::store::{DataDir, Snapshot};
+use rand::{Rng, SeedableRng};
+
+/// Candidates the engine asks the dense index for.
+const POOL: usize = 300;
+
+fn shared_data() -> PathBuf {
+    std::env::var_os("DRUGCITE_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+}
+
+fn questions(embedder: &Embedder) -> Vec<Vec<f32>> {
+    let file =
+        std::fs::File::open(shared_data().join("eval/dev-questions.jsonl")).expect("dev questions");
+    let texts: Vec<String> = std::io::BufReader::new(file)
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(&line).ok())
+        .filter_map(|q| q["question"].as_str().map(str::to_owned))
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    embedder.embed(&refs).expect("embed questions")
+}
+
+/// The corpus vectors, then perturbed unit-length copies of them until `size` rows.
+fn grown(base: &[f32], dimensions: usize, size: usize) -> Vec<f32> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut matrix = Vec::with_capacity(size * dimensions);
+    matrix.extend_from_slice(&base[..base.len().min(size * dimensions)]);
+    let rows = base.len() / dimensions;
+    while matrix.len() < size * dimensions {
+        let source = rng.gen_range(0..rows) * dimensions;
+        let mut row: Vec<f32> = base[source..source + dimensions]
+            .iter()
+            .map(|x| x + rng.gen_range(-0.04f32..0.04))
+            .collect();
+        let norm = row.iter().map(|x| x * x).sum::<f32>().sqrt();
+        row.iter_mut().for_each(|x| *x /= norm);
+        matrix.extend(row);
+    }
+    matrix
+}
+
+fn p50_p99(mut samples: Vec<Duration>) -> String {
+    samples.sort();
+    let at =
+        |p: f64| samples[((samples.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1e3;
+    format!("p50 {:.1} ms, p99 {:.1} ms", at(0.5), at(0.99))
+}
+
+fn recall(exact: &[(Fingerprint, f32)], approximate: &[(Fingerprint, f32)], k: usize) -> f64 {
+    let want: std::collections::HashSet<_> = exact.iter().take(k).map(|r| r.0).collect();
+    approximate
+        .iter()
+        .take(k)
+        .filter(|r| want.contains(&r.0))
+        .count() as f64
+        / want.len().max(1) as f64
+}
+
+fn main() {
+    let model_dir = std::env::var_os("DRUGCITE_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("models/all-MiniLM-L6-v2"));
+    let embedder = Embedder::load(&model_dir).expect("model installed (scripts/install-model.sh)");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let data_dir = DataDir::new(scratch.path().join("data"));
+    let options = IngestOptions {
+        progress: ProgressMode::Silent,
+        embedder: Some(&embedder),
+    };
+    let corpus = shared_data().join("labels/openfda-labels.jsonl.gz");
+    ingest(&data_dir, &[corpus], &options).expect("ingest");
+    let stored = Snapshot::open_current(&data_dir)
+        .expect("open")
+        .vectors()
+        .expect("read vectors")
+        .expect("vectors");
+    let dimensions = stored.space.dimensions;
+    let queries = questions(&embedder);
+    let graph_max: usize = std::env::var("DRUGCITE_BENCH_GRAPH_MAX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(250_000);
+    let sizes: Vec<usize> = std::env::var("DRUGCITE_BENCH_SIZES")
+        .unwrap_or_else(|_| "104212,250000,500000,1000000".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    println!(
+        "{} queries, top {POOL}, {dimensions} dimensions",
+        queries.len()
+    );
+    for size in sizes {
+        let matrix = grown(&stored.matrix, dimensions, size);
+        let fingerprints: Vec<Fingerprint> = (0..size)
+            .map(|i| Fingerprint::of_segment("bench", "rows", &i.to_string()))
+            .collect();
+        let exact = DenseIndex::exact(dimensions, fingerprints.clone(), matrix.clone());
+        let (mut exact_times, mut exact_results) = (Vec::new(), Vec::new());
+        for query in &queries {
+            let started = Instant::now();
+            exact_results.push(exact.nearest(query, POOL));
+            exact_times.push(started.elapsed());
+        }
+        drop(exact);
+        if size > graph_max {
+            println!("{size:>8} rows | exact scan {}", p50_p99(exact_times));
+            continue;
+        }
+        let started = Instant::now();
+        let graph = DenseIndex::approximate(dimensions, fingerprints, matrix);
+        let build = started.elapsed();
+        let (mut graph_times, mut at_10, mut at_pool) = (Vec::new(), 0.0, 0.0);
+        for (query, want) in queries.iter().zip(&exact_results) {
+            let started = Instant::now();
+            let got = graph.nearest(query, POOL);
+            graph_times.push(started.elapsed());
+            at_10 += recall(want, &got, 10);
+            at_pool += recall(want, &got, POOL);
+        }
+        let n = queries.len() as f64;
+        println!(
+            "{size:>8} rows | exact scan {} | HNSW build {:.0} s, search {}, recall@10 {:.3}, recall@{POOL} {:.3}",
+            p50_p99(exact_times),
+            build.as_secs_f64(),
+            p50_p99(graph_times),
+            at_10 / n,
+            at_pool / n
+        );
+    }
+}
