@@ -1,8 +1,8 @@
-//! `cargo bench --bench loopback`: ingests the full shared corpus into a scratch directory,
-//! serves it on 127.0.0.1, and prints ingest time, segment count, index size, the time to
-//! embed a question, and the p50/p99 latency of search and verify over loopback. The ingest is
-//! lexical-only unless DRUGCITE_BENCH_SEMANTIC=1 (embedding the corpus takes hours on 2 cores
-//! today). Prints numbers; asserts nothing.
+//! `cargo bench --bench loopback`: ingests the full shared corpus (with embeddings, unless
+//! DRUGCITE_BENCH_LEXICAL=1) into a scratch directory, serves it on 127.0.0.1, and prints ingest
+//! time, segment count, index size, the time to embed a question, and the p50/p99 latency over
+//! loopback of search (new questions, then the same ones again from the query cache) and of
+//! verify. Prints numbers; asserts nothing.
 
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
@@ -78,7 +78,7 @@ fn main() {
     }
     let per_question = started.elapsed().as_secs_f64() * 1000.0 / 50.0;
     println!("question embedding alone: {per_question:.1} ms mean over 50");
-    let semantic = std::env::var("DRUGCITE_BENCH_SEMANTIC").is_ok_and(|v| v == "1");
+    let semantic = !std::env::var("DRUGCITE_BENCH_LEXICAL").is_ok_and(|v| v == "1");
     let options = IngestOptions {
         progress: ProgressMode::Auto,
         embedder: semantic.then_some(embedder.as_ref()),
@@ -127,9 +127,12 @@ fn main() {
         let base = format!("http://{}", listener.local_addr().expect("addr"));
         tokio::spawn(http::serve(listener, state));
         let client = reqwest::Client::new();
-        let (mut search_times, mut fingerprints) = (Vec::new(), Vec::new());
-        for _ in 0..ROUNDS {
-            for question in QUESTIONS {
+        let (mut uncached, mut cached, mut fingerprints) = (Vec::new(), Vec::new(), Vec::new());
+        let questions: Vec<String> = (0..ROUNDS)
+            .flat_map(|round| QUESTIONS.iter().map(move |q| format!("{q} ({round})")))
+            .collect();
+        for times in [&mut uncached, &mut cached] {
+            for question in &questions {
                 let body = serde_json::json!({"question": question, "top_k": 10}).to_string();
                 let started = Instant::now();
                 let reply: serde_json::Value = client
@@ -142,7 +145,7 @@ fn main() {
                     .json()
                     .await
                     .expect("json");
-                search_times.push(started.elapsed());
+                times.push(started.elapsed());
                 let results = reply["data"]["results"]
                     .as_array()
                     .cloned()
@@ -172,12 +175,17 @@ fn main() {
                 assert_eq!(reply["data"]["verified"], true);
             }
         }
-        println!(
-            "search over loopback: n={} p50 {:.2} ms  p99 {:.2} ms",
-            search_times.len(),
-            percentile(&mut search_times, 0.5),
-            percentile(&mut search_times, 0.99)
-        );
+        for (label, times) in [
+            ("new questions (embedded)", &mut uncached),
+            ("repeated (query cache)  ", &mut cached),
+        ] {
+            println!(
+                "search over loopback, {label}: n={} p50 {:.2} ms  p99 {:.2} ms",
+                times.len(),
+                percentile(times, 0.5),
+                percentile(times, 0.99)
+            );
+        }
         println!(
             "verify over loopback, uncached: n={} p50 {:.2} ms  p99 {:.2} ms",
             cold.len(),
