@@ -24,14 +24,8 @@ pub struct DrugClass {
 }
 
 pub fn brands() -> Vec<Brand> {
-    rows(BRANDS)
-        .filter_map(|fields| match fields.as_slice() {
-            [brand, generic] => Some(Brand {
-                brand: brand.to_lowercase(),
-                generic: generic.to_lowercase(),
-            }),
-            _ => None,
-        })
+    lowercase_pairs(BRANDS)
+        .map(|(brand, generic)| Brand { brand, generic })
         .collect()
 }
 
@@ -56,15 +50,20 @@ pub struct LayTerm {
 }
 
 pub fn lay_terms() -> Vec<LayTerm> {
-    rows(LAY_TERMS)
-        .filter_map(|fields| match fields.as_slice() {
-            [phrase, wording] => Some(LayTerm {
-                phrase: phrase.to_lowercase(),
-                label_wording: wording.to_lowercase(),
-            }),
-            _ => None,
+    lowercase_pairs(LAY_TERMS)
+        .map(|(phrase, label_wording)| LayTerm {
+            phrase,
+            label_wording,
         })
         .collect()
+}
+
+/// The rows of two fields, lowercased; rows of another shape are left out (tests count them).
+fn lowercase_pairs(data: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    rows(data).filter_map(|fields| match fields.as_slice() {
+        [first, second] => Some((first.to_lowercase(), second.to_lowercase())),
+        _ => None,
+    })
 }
 
 /// Tab-separated fields of each line that is neither blank nor a `#` comment.
