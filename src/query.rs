@@ -58,6 +58,13 @@ const NOT_DRUG_WORDS: &[&str] = &[
     "film",
     "coated",
 ];
+/// Nouns that make the word before them an adjective of a chemical or a material ("lactic
+/// acid", "nitric oxide", "methylene blue"): a name word only ever followed by one of them is
+/// ordinary vocabulary on its own ("lactic acidosis").
+const HEAD_NOUNS: &[&str] = &[
+    "acid", "oil", "oxide", "dioxide", "alcohol", "blue", "green", "water", "gland", "lobe",
+    "extract", "seed", "root", "leaf", "toxin", "salt", "ringers", "mucosa", "bladder",
+];
 /// Words that ask for drugs in general ("which drugs…", "medications that…").
 const GENERIC_DRUG_WORDS: &[&str] = &[
     "drug",
@@ -286,7 +293,7 @@ struct ClassPhrase {
 #[derive(Default)]
 pub struct DrugVocabulary {
     labels_by_word: HashMap<String, BTreeSet<u32>>,
-    /// Name words that never stand alone in a name ("lactic" of "lactic acid"): a question
+    /// Name words that appear only before a head noun ("lactic" of "lactic acid"): a question
     /// mentions them only when it continues with one of these words.
     continuations: HashMap<String, BTreeSet<String>>,
     /// Longest phrase first, so "beta blocker" wins over a shorter phrase inside it.
@@ -311,10 +318,7 @@ impl DrugVocabulary {
                         .entry((*word).to_owned())
                         .or_default()
                         .insert(label.label);
-                    match part
-                        .get(i + 1)
-                        .filter(|next| !NOT_DRUG_WORDS.contains(next))
-                    {
+                    match part.get(i + 1).filter(|next| HEAD_NOUNS.contains(next)) {
                         Some(next) => continuations
                             .entry((*word).to_owned())
                             .or_default()
@@ -556,6 +560,7 @@ mod tests {
             vec!["carbidopa and levodopa".into()],
             vec!["lactic acid, l-, and citric acid".into()],
             vec!["rosuvastatin calcium".into()],
+            vec!["insulin aspart".into()],
         ];
         DrugVocabulary::build(names.iter().enumerate().map(|(i, n)| LabelNames {
             label: i as u32,
@@ -615,7 +620,7 @@ mod tests {
     }
 
     #[test]
-    fn a_name_word_that_never_stands_alone_needs_its_continuation() {
+    fn a_name_word_only_seen_before_a_head_noun_needs_it() {
         let v = vocabulary();
         assert!(v.understand("lactic acidosis risk").drugs.is_empty());
         assert_eq!(
@@ -623,6 +628,11 @@ mod tests {
             BTreeSet::from([4])
         );
         assert_eq!(v.understand("citric acid").drugs.len(), 1);
+        assert_eq!(
+            v.understand("insulin and hypoglycemia").drugs[0].labels,
+            BTreeSet::from([6]),
+            "only head nouns like 'acid' make a name word an adjective"
+        );
     }
 
     #[test]
