@@ -66,15 +66,10 @@ const HEAD_NOUNS: &[&str] = &[
     "extract", "seed", "root", "leaf", "toxin", "salt", "ringers", "mucosa", "bladder",
 ];
 /// Words that ask for drugs in general ("which drugs…", "medications that…").
-const GENERIC_DRUG_WORDS: &[&str] = &[
-    "drug",
-    "drugs",
-    "medication",
-    "medications",
-    "medicine",
-    "medicines",
-    "meds",
-];
+const GENERIC_DRUG_WORDS: &[&str] = &["drugs", "medications", "medicines", "meds", "agents"];
+/// The same in the singular, asking only after one of `ASKING_WORDS` ("which drug…").
+const GENERIC_DRUG_WORD: &[&str] = &["drug", "medication", "medicine"];
+const ASKING_WORDS: &[&str] = &["which", "what", "any", "other"];
 /// Shortest word taken as a drug name on its own (shorter ones collide with ordinary words).
 const MIN_NAME_WORD: usize = 4;
 
@@ -387,7 +382,7 @@ impl DrugVocabulary {
         let subject_open = tokens
             .iter()
             .enumerate()
-            .any(|(at, t)| at < first_mention && !claimed[at] && GENERIC_DRUG_WORDS.contains(t));
+            .any(|(at, _)| at < first_mention && !claimed[at] && asks_for_drugs(&tokens, at));
         let subject_phrase = (!subject_open)
             .then(|| {
                 mention_spans
@@ -447,6 +442,18 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
+}
+
+/// Whether the word at `at` asks for drugs in general: "drugs", "medications"…, or "which drug";
+/// not "drug interactions".
+fn asks_for_drugs(tokens: &[&str], at: usize) -> bool {
+    let word = tokens[at];
+    let next_is_interaction = tokens
+        .get(at + 1)
+        .is_some_and(|n| n.starts_with("interaction"));
+    let asked = at > 0 && ASKING_WORDS.contains(&tokens[at - 1]);
+    !next_is_interaction
+        && (GENERIC_DRUG_WORDS.contains(&word) || (asked && GENERIC_DRUG_WORD.contains(&word)))
 }
 
 /// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
@@ -632,6 +639,24 @@ mod tests {
             v.understand("insulin and hypoglycemia").drugs[0].labels,
             BTreeSet::from([6]),
             "only head nouns like 'acid' make a name word an adjective"
+        );
+    }
+
+    #[test]
+    fn a_question_asking_which_drugs_has_no_subject() {
+        let v = vocabulary();
+        assert!(
+            v.understand("drugs contraindicated with pimozide")
+                .subject_open
+        );
+        assert!(
+            v.understand("which drug interacts with pimozide")
+                .subject_open
+        );
+        assert!(!v.understand("drug interactions of pimozide").subject_open);
+        assert!(
+            !v.understand("pimozide and other drugs").subject_open,
+            "named first"
         );
     }
 
