@@ -5,6 +5,7 @@
 //! "kidney"…). Pure functions over a vocabulary built from the labels; no I/O, no ranking.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
 const NOT_DRUG_WORDS: &[&str] = &[
@@ -277,6 +278,13 @@ pub struct LabelNames<'a> {
     pub classes: &'a [String],
 }
 
+/// A drug or class found in a question: the words it spans and whether they are a class phrase.
+struct Found {
+    span: Range<usize>,
+    class: bool,
+    mention: DrugMention,
+}
+
 /// A class phrase ("blood thinner", "statin") and the labels of the class.
 struct ClassPhrase {
     words: Vec<String>,
@@ -356,52 +364,15 @@ impl DrugVocabulary {
     pub fn understand(&self, question: &str) -> Understanding {
         let lower = question.to_lowercase();
         let tokens: Vec<&str> = words(&lower).collect();
-        let mut mentions: Vec<(usize, DrugMention)> = Vec::new();
-        let mut claimed = vec![false; tokens.len()];
-        let mut mention_spans: Vec<std::ops::Range<usize>> = Vec::new();
-        for class in &self.classes {
-            for start in phrase_positions(&tokens, &class.words) {
-                let span = start..start + class.words.len();
-                if claimed[span.clone()].iter().any(|c| *c) {
-                    continue;
-                }
-                claimed[span.clone()].iter_mut().for_each(|c| *c = true);
-                mention_spans.push(span.clone());
-                let word = tokens[span].join(" ");
-                mentions.push((start, self.mention(word, &class.labels)));
-            }
-        }
-        for (at, word) in tokens.iter().enumerate().filter(|(at, _)| !claimed[*at]) {
-            if let Some(labels) = self.drug_labels(word, tokens.get(at + 1).copied()) {
-                mentions.push((at, self.mention((*word).to_owned(), labels)));
-                mention_spans.push(at..at + 1);
-            }
-        }
-        mentions.sort_by_key(|(at, _)| *at);
-        let first_mention = mentions.first().map_or(usize::MAX, |(at, _)| *at);
-        let subject_open = tokens
-            .iter()
-            .enumerate()
-            .any(|(at, _)| at < first_mention && !claimed[at] && asks_for_drugs(&tokens, at));
-        let subject_phrase = (!subject_open)
-            .then(|| {
-                mention_spans
-                    .iter()
-                    .find(|span| span.start == first_mention)
-            })
-            .flatten();
-        let without = |drop_drug_names: bool| {
-            let dropped = subject_phrase
-                .filter(|span| drop_drug_names || span.len() > 1 || claimed[span.start]);
-            tokens
-                .iter()
-                .enumerate()
-                .filter(|(at, _)| !dropped.is_some_and(|span| span.contains(at)))
-                .map(|(_, t)| *t)
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let (topic, mut keywords) = (without(true), without(false));
+        let found = self.find_mentions(&tokens);
+        let in_class_phrase = |at: usize| found.iter().any(|f| f.class && f.span.contains(&at));
+        let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
+        let subject_open =
+            (0..before_first).any(|at| !in_class_phrase(at) && asks_for_drugs(&tokens, at));
+        let subject = found.first().filter(|_| !subject_open);
+        let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
+        let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
+        let mut keywords = join_without(&tokens, class_subject);
         for (phrase, wording) in &self.lay_terms {
             if !phrase_positions(&tokens, phrase).is_empty() {
                 keywords.push(' ');
@@ -409,9 +380,9 @@ impl DrugVocabulary {
             }
         }
         let mut drugs: Vec<DrugMention> = Vec::new();
-        for (_, found) in mentions {
-            if !drugs.iter().any(|d| d.labels == found.labels) {
-                drugs.push(found);
+        for Found { mention, .. } in found {
+            if !drugs.iter().any(|d| d.labels == mention.labels) {
+                drugs.push(mention);
             }
         }
         Understanding {
@@ -421,6 +392,38 @@ impl DrugVocabulary {
             topic,
             keywords,
         }
+    }
+
+    /// Class phrases (longest first, never overlapping) and drug words, in question order.
+    fn find_mentions(&self, tokens: &[&str]) -> Vec<Found> {
+        let mut claimed = vec![false; tokens.len()];
+        let mut found = Vec::new();
+        for class in &self.classes {
+            for start in phrase_positions(tokens, &class.words) {
+                let span = start..start + class.words.len();
+                if claimed[span.clone()].iter().any(|c| *c) {
+                    continue;
+                }
+                claimed[span.clone()].iter_mut().for_each(|c| *c = true);
+                let mention = self.mention(tokens[span.clone()].join(" "), &class.labels);
+                found.push(Found {
+                    span,
+                    class: true,
+                    mention,
+                });
+            }
+        }
+        for (at, word) in tokens.iter().enumerate().filter(|(at, _)| !claimed[*at]) {
+            if let Some(labels) = self.drug_labels(word, tokens.get(at + 1).copied()) {
+                found.push(Found {
+                    span: at..at + 1,
+                    class: false,
+                    mention: self.mention((*word).to_owned(), labels),
+                });
+            }
+        }
+        found.sort_by_key(|f| f.span.start);
+        found
     }
 
     fn mention(&self, word: String, labels: &BTreeSet<u32>) -> DrugMention {
@@ -442,6 +445,15 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
+}
+
+/// The question's words without those in `dropped`, joined by spaces.
+fn join_without(tokens: &[&str], dropped: Option<Range<usize>>) -> String {
+    let kept = tokens
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| !dropped.as_ref().is_some_and(|span| span.contains(at)));
+    kept.map(|(_, t)| *t).collect::<Vec<_>>().join(" ")
 }
 
 /// Whether the word at `at` asks for drugs in general: "drugs", "medications"…, or "which drug";
