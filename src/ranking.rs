@@ -107,12 +107,9 @@ fn section_factor(info: &SegmentInfo, understanding: &Understanding) -> f32 {
     } else {
         OFF_SECTION
     };
-    let peripheral = if PERIPHERAL_SECTIONS.contains(&section) {
-        PERIPHERAL
-    } else {
-        1.0
-    };
-    let voice = if info.addresses_patient && peripheral == 1.0 {
+    let is_peripheral = PERIPHERAL_SECTIONS.contains(&section);
+    let peripheral = if is_peripheral { PERIPHERAL } else { 1.0 };
+    let voice = if info.addresses_patient && !is_peripheral {
         PATIENT_VOICE
     } else {
         1.0
