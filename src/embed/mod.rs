@@ -230,7 +230,7 @@ impl Transformer {
     }
 }
 
-/// Vectors of `embed_many`, and how many tokens went through the model for them.
+/// Vectors of `embed_passages` or `embed_many`, in input order, and how many tokens they read.
 pub struct Embedded {
     pub vectors: Vec<Vec<f32>>,
     pub tokens: usize,

@@ -1,6 +1,6 @@
 //! The embedding stage of ingest: every segment gets a vector, reused by fingerprint from the
-//! live generation when it has one, else computed. Segments wait in a buffer that is embedded
-//! in length-sorted batches, so a batch pads only to texts of about its own length.
+//! live generation when it has one, else computed by the passage encoder. Segments wait in a
+//! buffer that is tokenised and embedded together.
 
 use std::time::{Duration, Instant};
 
@@ -8,7 +8,7 @@ use crate::domain::Fingerprint;
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{IndexBuilder, StoreError, VectorCache};
 
-/// Segments buffered before embedding; sorting this many by length keeps padding small.
+/// Segments buffered before embedding: tokenised and embedded together, in one batch.
 const BUFFER: usize = 4096;
 
 #[derive(Debug, thiserror::Error)]
@@ -66,7 +66,7 @@ impl<'e> EmbeddingStage<'e> {
         Ok(())
     }
 
-    /// Embeds everything buffered (in length-sorted batches, see `Embedder::embed_many`).
+    /// Embeds everything buffered with the passage encoder (`Embedder::embed_passages`).
     pub fn flush(&mut self, builder: &mut IndexBuilder) -> Result<(), StageError> {
         let started = Instant::now();
         let texts: Vec<&str> = self.pending.iter().map(|(_, t)| t.as_str()).collect();
