@@ -4,6 +4,7 @@
 mod auth;
 mod cli;
 mod corpus;
+mod extract;
 mod helpers;
 mod ingest;
 mod search;

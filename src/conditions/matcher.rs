@@ -1,0 +1,639 @@
+//! Finds conditions in label text: the longest lexicon term at each word, on word boundaries.
+//! Looking for adverse reactions it also reads the compositional forms labels use ("ALT
+//! increased", "injection site pain", "pharyngeal edema") and skips body-system headings and
+//! population phrases ("patients with prostate cancer"). Says nothing about relations.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::lexicon::{project_id, Entry, Lexicon, SectionGroup, MAX_TERM_WORDS};
+use super::text::{join, joinable, key_of, words, Word};
+
+/// Words before a laboratory analyte that make it a finding ("elevated ALT").
+const CHANGE_BEFORE: &[&str] = &[
+    "abnormal",
+    "decrease",
+    "decreased",
+    "elevated",
+    "elevation",
+    "high",
+    "increase",
+    "increased",
+    "low",
+    "lowered",
+    "prolonged",
+    "raised",
+    "reduced",
+];
+/// Words after an analyte that make it a finding ("ALT increased", "QT prolongation").
+const CHANGE_AFTER: &[&str] = &[
+    "abnormal",
+    "abnormality",
+    "decrease",
+    "decreased",
+    "elevated",
+    "elevation",
+    "high",
+    "increase",
+    "increased",
+    "low",
+    "prolongation",
+    "prolonged",
+];
+/// "elevations in", "increases of", "decrease in" + [serum] analyte.
+const CHANGE_OF: &[&str] = &["decrease", "elevation", "increase"];
+/// Places of administration that prefix a local reaction ("infusion site erythema").
+const SITES: &[&str] = &[
+    "administration",
+    "application",
+    "catheter",
+    "infusion",
+    "injection",
+    "instillation",
+];
+/// Endings of single clinical words that name a finding (…emia, …itis, …algia); a word of
+/// Adverse Reactions text with one of them is read as a reaction even if no vocabulary has it.
+const FINDING_ENDINGS: &[&str] = &[
+    "algia", "ataxia", "cardia", "cytosis", "edema", "emia", "esthesia", "geusia", "itis",
+    "kinesia", "megaly", "osis", "osmia", "pathy", "penia", "phobia", "plegia", "pnea", "ptysis",
+    "rrhage", "rrhea", "rrhoea", "somnia", "spasm", "tonia", "trophy", "uria",
+];
+const FINDING_MIN_CHARS: usize = 7;
+/// Words never taken as part of a reaction's name when extending it to the left.
+const NOT_MODIFIERS: &[&str] = &[
+    "a",
+    "acute",
+    "after",
+    "all",
+    "also",
+    "among",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "associated",
+    "at",
+    "be",
+    "been",
+    "before",
+    "both",
+    "by",
+    "can",
+    "case",
+    "cause",
+    "caused",
+    "causing",
+    "chronic",
+    "common",
+    "could",
+    "day",
+    "decreased",
+    "developed",
+    "dose",
+    "drug",
+    "due",
+    "during",
+    "each",
+    "either",
+    "experienced",
+    "fatal",
+    "first",
+    "following",
+    "for",
+    "four",
+    "from",
+    "grade",
+    "had",
+    "has",
+    "have",
+    "high",
+    "in",
+    "include",
+    "included",
+    "includes",
+    "including",
+    "incidence",
+    "increased",
+    "induced",
+    "into",
+    "is",
+    "kg",
+    "least",
+    "less",
+    "like",
+    "low",
+    "may",
+    "mg",
+    "mild",
+    "ml",
+    "moderate",
+    "month",
+    "more",
+    "most",
+    "national",
+    "new",
+    "non",
+    "not",
+    "occurred",
+    "of",
+    "on",
+    "one",
+    "only",
+    "or",
+    "other",
+    "per",
+    "persistent",
+    "placebo",
+    "possible",
+    "potential",
+    "rare",
+    "rate",
+    "related",
+    "reported",
+    "reversible",
+    "serious",
+    "severe",
+    "significant",
+    "site",
+    "subject",
+    "such",
+    "than",
+    "that",
+    "the",
+    "therapy",
+    "these",
+    "this",
+    "those",
+    "three",
+    "to",
+    "transient",
+    "treatment",
+    "two",
+    "upon",
+    "versus",
+    "very",
+    "vs",
+    "was",
+    "week",
+    "were",
+    "which",
+    "with",
+    "within",
+    "without",
+    "worsening",
+    "year",
+];
+/// Adjective-looking words that are not part of a reaction's name.
+const NOT_ADJECTIVES: &[&str] = &[
+    "actual",
+    "additional",
+    "clinical",
+    "common",
+    "critical",
+    "cumulative",
+    "general",
+    "individual",
+    "initial",
+    "lethal",
+    "local",
+    "medical",
+    "normal",
+    "numerous",
+    "occasional",
+    "original",
+    "particular",
+    "potential",
+    "previous",
+    "regular",
+    "renal",
+    "hepatic",
+    "serious",
+    "several",
+    "similar",
+    "special",
+    "spontaneous",
+    "total",
+    "trial",
+    "typical",
+    "unusual",
+    "usual",
+    "various",
+];
+/// Body-system headings of adverse-reaction tables ("Nervous system disorders"): their words
+/// ("infections", "disorders") are not reactions there.
+const HEADINGS: &[&str] = &[
+    "infections and infestations",
+    "blood and lymphatic system disorders",
+    "immune system disorders",
+    "endocrine disorders",
+    "metabolism and nutrition disorders",
+    "psychiatric disorders",
+    "nervous system disorders",
+    "eye disorders",
+    "ear and labyrinth disorders",
+    "cardiac disorders",
+    "vascular disorders",
+    "respiratory thoracic and mediastinal disorders",
+    "gastrointestinal disorders",
+    "hepatobiliary disorders",
+    "skin and subcutaneous tissue disorders",
+    "musculoskeletal and connective tissue disorders",
+    "renal and urinary disorders",
+    "pregnancy puerperium and perinatal conditions",
+    "reproductive system and breast disorders",
+    "general disorders and administration site conditions",
+    "injury poisoning and procedural complications",
+    "neoplasms benign malignant and unspecified",
+    "congenital familial and genetic disorders",
+    "skin and appendages disorders",
+    "body as a whole",
+];
+/// How far back a population phrase is looked for.
+const CONTEXT_BYTES: usize = 60;
+/// A condition right after these words describes who was treated, not what the drug did.
+static POPULATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(patients with|subjects with|adults with|children with|men with|women with|treatment of|treatment for|treated for|history of|indicated for|indicated in|indication|diagnosed with|population of|risk factors?|no cases? of|not associated with|without|absence of)\s*(?:\S+\s+){0,5}$",
+    )
+    .expect("population pattern")
+});
+
+/// A condition found in a text: byte span, normalised key, and the condition it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mention {
+    pub span: Range<usize>,
+    pub key: String,
+    pub condition_id: String,
+    pub condition_name: String,
+}
+
+/// What the caller looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Adverse reactions of the drug, as an annotator would mark them in this kind of section.
+    AdverseReactions(SectionGroup),
+    /// Every condition named (for contraindications, indications, warnings, questions).
+    Conditions,
+}
+
+pub struct Matcher {
+    lexicon: Lexicon,
+    /// Laboratory analytes ("alt", "blood creatinine"), from annotated findings about them.
+    analytes: HashSet<String>,
+    /// Last words of several annotated reactions ("pain", "edema"): a word before them may
+    /// belong to the reaction's name.
+    heads: HashSet<String>,
+    /// Words seen inside annotated reactions before their last word ("chest", "oropharyngeal").
+    modifiers: HashSet<String>,
+    headings: Vec<Vec<String>>,
+}
+
+impl Matcher {
+    pub fn new(lexicon: Lexicon) -> Self {
+        let mut analytes = HashSet::new();
+        let mut head_counts: HashMap<&str, usize> = HashMap::new();
+        let mut modifier_counts: HashMap<&str, usize> = HashMap::new();
+        for key in lexicon.annotated_keys() {
+            let parts: Vec<&str> = key.split(' ').collect();
+            let [first, .., last] = parts.as_slice() else {
+                continue;
+            };
+            if CHANGE_BEFORE.contains(first) {
+                analytes.insert(parts[1..].join(" "));
+            }
+            if CHANGE_AFTER.contains(last) {
+                analytes.insert(parts[..parts.len() - 1].join(" "));
+            }
+            *head_counts.entry(last).or_default() += 1;
+            for word in &parts[..parts.len() - 1] {
+                *modifier_counts.entry(word).or_default() += 1;
+            }
+        }
+        let heads = at_least(head_counts, 3);
+        let modifiers = at_least(modifier_counts, 2)
+            .into_iter()
+            .filter(|w| !NOT_MODIFIERS.contains(&w.as_str()))
+            .collect();
+        let headings = HEADINGS
+            .iter()
+            .map(|h| key_of(h).split(' ').map(str::to_owned).collect())
+            .collect();
+        Self {
+            lexicon,
+            analytes,
+            heads,
+            modifiers,
+            headings,
+        }
+    }
+
+    pub fn lexicon(&self) -> &Lexicon {
+        &self.lexicon
+    }
+
+    /// The conditions `text` names for `purpose`, in text order, never overlapping.
+    pub fn find(&self, text: &str, purpose: Purpose) -> Vec<Mention> {
+        let words = words(text);
+        let in_heading = self.heading_words(&words);
+        let mut found = Vec::new();
+        let (mut at, mut free_from) = (0, 0);
+        while at < words.len() {
+            let Some(length) = self.longest_at(text, &words, at, purpose) else {
+                at += 1;
+                continue;
+            };
+            let start = match purpose {
+                Purpose::AdverseReactions(_) => {
+                    self.extend_left(text, &words, at, length, free_from)
+                }
+                Purpose::Conditions => at,
+            };
+            let end = at + length;
+            let heading = in_heading[start..end].iter().all(|h| *h);
+            let population = matches!(purpose, Purpose::AdverseReactions(_))
+                && describes_population(text, words[start].span.start);
+            let keep = !heading && !population;
+            if keep {
+                found.push(self.mention(&words[start..end]));
+            }
+            at = end;
+            free_from = end;
+        }
+        found
+    }
+
+    fn mention(&self, words: &[Word]) -> Mention {
+        let key = join(words);
+        let span = words[0].span.start..words[words.len() - 1].span.end;
+        let (condition_id, condition_name) = match self.lexicon.get(&key) {
+            Some(entry) => (entry.condition_id.clone(), entry.condition_name.clone()),
+            None => (project_id(&key), key.clone()),
+        };
+        Mention {
+            span,
+            key,
+            condition_id,
+            condition_name,
+        }
+    }
+
+    /// The number of words of the longest acceptable term starting at word `at`.
+    fn longest_at(&self, text: &str, words: &[Word], at: usize, purpose: Purpose) -> Option<usize> {
+        let most = (words.len() - at).min(MAX_TERM_WORDS);
+        let mut joined = 1;
+        while joined < most
+            && joinable(&text[words[at + joined - 1].span.end..words[at + joined].span.start])
+        {
+            joined += 1;
+        }
+        (1..=joined)
+            .rev()
+            .find(|&n| self.accepts(text, &words[at..at + n], purpose))
+    }
+
+    fn accepts(&self, text: &str, words: &[Word], purpose: Purpose) -> bool {
+        let key = join(words);
+        if let Some(entry) = self.lexicon.get(&key) {
+            return entry_accepts(entry, text, words, purpose);
+        }
+        match purpose {
+            Purpose::Conditions => false,
+            Purpose::AdverseReactions(group) => {
+                self.is_lab_finding(words)
+                    || self.is_site_reaction(text, words, purpose)
+                    || (group == SectionGroup::AdverseReactions && is_finding_word(words))
+            }
+        }
+    }
+
+    fn is_lab_finding(&self, words: &[Word]) -> bool {
+        let norms: Vec<&str> = words.iter().map(|w| w.norm.as_str()).collect();
+        let analyte =
+            |parts: &[&str]| !parts.is_empty() && self.analytes.contains(&parts.join(" "));
+        match norms.as_slice() {
+            [first, rest @ ..] if CHANGE_BEFORE.contains(first) && analyte(rest) => true,
+            [rest @ .., last] if CHANGE_AFTER.contains(last) && analyte(rest) => true,
+            [change, "in" | "of", "serum", rest @ ..] | [change, "in" | "of", rest @ ..]
+                if CHANGE_OF.contains(change) =>
+            {
+                analyte(rest)
+            }
+            _ => false,
+        }
+    }
+
+    fn is_site_reaction(&self, text: &str, words: &[Word], purpose: Purpose) -> bool {
+        let [place, second, rest @ ..] = words else {
+            return false;
+        };
+        let site = SITES.contains(&place.norm.as_str()) && second.norm == "site";
+        site && !rest.is_empty()
+            && self
+                .lexicon
+                .get(&join(rest))
+                .is_some_and(|e| entry_accepts(e, text, rest, purpose))
+    }
+
+    /// Moves the start of a reaction ending in a head word left over the words that name where
+    /// or what ("oropharyngeal pain", "nail infection"), never into an earlier mention.
+    fn extend_left(
+        &self,
+        text: &str,
+        words: &[Word],
+        at: usize,
+        length: usize,
+        free_from: usize,
+    ) -> usize {
+        let head = &words[at + length - 1].norm;
+        if !self.heads.contains(head) {
+            return at;
+        }
+        let mut start = at;
+        while start > free_from
+            && self.is_modifier(&words[start - 1].norm)
+            && attached(text, words, start)
+        {
+            start -= 1;
+        }
+        let lone_head = start == at && length == 1 && at > free_from && attached(text, words, at);
+        if lone_head && self.is_content_word(&words[at - 1].norm) {
+            start = at - 1;
+        }
+        start
+    }
+
+    fn is_modifier(&self, word: &str) -> bool {
+        self.modifiers.contains(word)
+            || (is_adjective_like(word) && !NOT_ADJECTIVES.contains(&word))
+    }
+
+    fn is_content_word(&self, word: &str) -> bool {
+        word.chars().count() >= 3
+            && word.chars().all(char::is_alphabetic)
+            && !NOT_MODIFIERS.contains(&word)
+            && self.lexicon.get(word).is_none()
+    }
+
+    /// For each word, whether it belongs to a body-system heading.
+    fn heading_words(&self, words: &[Word]) -> Vec<bool> {
+        let mut marked = vec![false; words.len()];
+        for heading in &self.headings {
+            for start in 0..words.len().saturating_sub(heading.len() - 1) {
+                let matches = heading
+                    .iter()
+                    .zip(&words[start..])
+                    .all(|(h, w)| *h == w.norm);
+                if matches {
+                    marked[start..start + heading.len()]
+                        .iter_mut()
+                        .for_each(|m| *m = true);
+                }
+            }
+        }
+        marked
+    }
+}
+
+fn at_least(counts: HashMap<&str, usize>, minimum: usize) -> HashSet<String> {
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n >= minimum)
+        .map(|(w, _)| w.to_owned())
+        .collect()
+}
+
+/// Whether word `at` can belong to one term with the word before it.
+fn attached(text: &str, words: &[Word], at: usize) -> bool {
+    joinable(&text[words[at - 1].span.end..words[at].span.start])
+}
+
+fn entry_accepts(entry: &Entry, text: &str, words: &[Word], purpose: Purpose) -> bool {
+    if entry.acronym
+        && text[words[0].span.start..words[words.len() - 1].span.end]
+            .chars()
+            .any(char::is_lowercase)
+    {
+        return false;
+    }
+    match purpose {
+        Purpose::AdverseReactions(group) => entry.is_adverse_term(group),
+        Purpose::Conditions => entry.is_condition(),
+    }
+}
+
+fn is_finding_word(words: &[Word]) -> bool {
+    let [word] = words else { return false };
+    let w = word.norm.as_str();
+    w.chars().count() >= FINDING_MIN_CHARS
+        && w.chars().all(|c| c.is_ascii_lowercase())
+        && FINDING_ENDINGS.iter().any(|end| w.ends_with(end))
+}
+
+fn is_adjective_like(word: &str) -> bool {
+    word.chars().count() >= 5
+        && word.chars().all(|c| c.is_ascii_lowercase())
+        && ["al", "ic", "ary", "ous", "ar"]
+            .iter()
+            .any(|end| word.ends_with(end))
+}
+
+fn describes_population(text: &str, start: usize) -> bool {
+    let mut from = start.saturating_sub(CONTEXT_BYTES);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    POPULATION.is_match(&text[from..start])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conditions::lexicon::parse_curated;
+    use crate::conditions::VocabularyTerm;
+
+    fn matcher() -> Matcher {
+        let vocabulary = vec![
+            VocabularyTerm {
+                id: "SYMP:0000099".into(),
+                name: "nausea".into(),
+                synonyms: vec![],
+            },
+            VocabularyTerm {
+                id: "DOID:10283".into(),
+                name: "prostate cancer".into(),
+                synonyms: vec![],
+            },
+            VocabularyTerm {
+                id: "DOID:2377".into(),
+                name: "multiple sclerosis".into(),
+                synonyms: vec!["MS".into()],
+            },
+        ];
+        let curated = parse_curated(
+            "alt increased\tannotated\t3\t3\t0\t0\n\
+             chest pain\tannotated\t3\t3\t0\t0\nabdominal pain\tannotated\t3\t3\t0\t0\n\
+             back pain\tannotated\t3\t3\t0\t0\npain\tannotated\t3\t3\t0\t0\n\
+             infection\tannotated\t9\t1\t0\t0\n",
+        );
+        Matcher::new(Lexicon::build(&vocabulary, &curated))
+    }
+
+    fn found(text: &str, purpose: Purpose) -> Vec<String> {
+        matcher()
+            .find(text, purpose)
+            .into_iter()
+            .map(|m| text[m.span].to_owned())
+            .collect()
+    }
+
+    const ADVERSE: Purpose = Purpose::AdverseReactions(SectionGroup::AdverseReactions);
+
+    #[test]
+    fn the_longest_term_wins_and_plurals_match() {
+        assert_eq!(
+            found("Chest pains and nausea.", ADVERSE),
+            ["Chest pains", "nausea"]
+        );
+    }
+
+    #[test]
+    fn laboratory_findings_are_read_in_every_order() {
+        assert_eq!(
+            found(
+                "elevated ALT, ALT increased, increases in serum ALT",
+                ADVERSE
+            ),
+            ["elevated ALT", "ALT increased", "increases in serum ALT"]
+        );
+    }
+
+    #[test]
+    fn site_reactions_and_named_places_extend_a_head_word() {
+        assert_eq!(
+            found("injection site pain; oropharyngeal pain", ADVERSE),
+            ["injection site pain", "oropharyngeal pain"]
+        );
+    }
+
+    #[test]
+    fn headings_populations_and_rarely_annotated_terms_are_skipped() {
+        let text =
+            "Infections and infestations: nausea. In patients with prostate cancer, infection";
+        assert_eq!(found(text, ADVERSE), ["nausea"]);
+        assert_eq!(
+            found(text, Purpose::Conditions),
+            ["nausea", "prostate cancer", "infection"]
+        );
+    }
+
+    #[test]
+    fn abbreviations_match_only_in_capitals_and_unknown_findings_by_their_ending() {
+        assert_eq!(found("MS relapse; ms ", Purpose::Conditions), ["MS"]);
+        assert_eq!(found("hypernatremia", ADVERSE), ["hypernatremia"]);
+        assert!(found("hypernatremia", Purpose::Conditions).is_empty());
+    }
+}
