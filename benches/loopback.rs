@@ -35,11 +35,18 @@ const QUESTIONS: &[&str] = &[
     "angioedema with ACE inhibitors",
 ];
 
-fn corpus() -> PathBuf {
+fn shared_data() -> PathBuf {
     std::env::var_os("DRUGCITE_SHARED_DATA")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-        .join("labels/openfda-labels.jsonl.gz")
+}
+
+fn corpus() -> PathBuf {
+    shared_data().join("labels/openfda-labels.jsonl.gz")
+}
+
+fn shared_vocabulary() -> PathBuf {
+    shared_data().join("vocab")
 }
 
 fn dir_size(path: &Path) -> u64 {
@@ -79,9 +86,12 @@ fn main() {
     let per_question = started.elapsed().as_secs_f64() * 1000.0 / 50.0;
     println!("question embedding alone: {per_question:.1} ms mean over 50");
     let semantic = !std::env::var("DRUGCITE_BENCH_LEXICAL").is_ok_and(|v| v == "1");
+    let vocabulary = drugcite::conditions::vocabulary::read_dir(&shared_vocabulary())
+        .expect("shared vocabularies");
     let options = IngestOptions {
         progress: ProgressMode::Auto,
         embedder: semantic.then_some(embedder.as_ref()),
+        vocabulary: &vocabulary,
     };
     let report = ingest(&data_dir, &[corpus()], &options).expect("ingest");
     println!(

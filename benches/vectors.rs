@@ -84,6 +84,7 @@ fn main() {
     let options = IngestOptions {
         progress: ProgressMode::Silent,
         embedder: Some(&embedder),
+        vocabulary: &[],
     };
     let corpus = shared_data().join("labels/openfda-labels.jsonl.gz");
     ingest(&data_dir, &[corpus], &options).expect("ingest");

@@ -6,6 +6,7 @@
 const BRANDS: &str = include_str!("../graph/brands.tsv");
 const CLASSES: &str = include_str!("../graph/drug-classes.tsv");
 const LAY_TERMS: &str = include_str!("../graph/lay-terms.tsv");
+const CONDITION_SYNONYMS: &str = include_str!("../graph/condition-synonyms.tsv");
 
 /// A brand name and the first word of its generic name, both lowercase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +50,22 @@ pub struct LayTerm {
     pub label_wording: String,
 }
 
+/// Phrases naming one condition; the first is the name shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConditionSynonyms {
+    pub phrases: Vec<String>,
+}
+
+pub fn condition_synonyms() -> Vec<ConditionSynonyms> {
+    lowercase_pairs(CONDITION_SYNONYMS)
+        .map(|(first, others)| {
+            let mut phrases = vec![first];
+            phrases.extend(split_list(&others));
+            ConditionSynonyms { phrases }
+        })
+        .collect()
+}
+
 pub fn lay_terms() -> Vec<LayTerm> {
     lowercase_pairs(LAY_TERMS)
         .map(|(phrase, label_wording)| LayTerm {
@@ -90,6 +107,7 @@ mod tests {
         assert_eq!(brands().len(), rows(BRANDS).count());
         assert_eq!(drug_classes().len(), rows(CLASSES).count());
         assert_eq!(lay_terms().len(), rows(LAY_TERMS).count());
+        assert_eq!(condition_synonyms().len(), rows(CONDITION_SYNONYMS).count());
         assert!(brands().len() > 100 && drug_classes().len() > 20);
         assert!(drug_classes()
             .iter()

@@ -10,14 +10,17 @@ use arc_swap::ArcSwap;
 use moka::sync::Cache;
 
 use crate::dense::DenseIndex;
-use crate::domain::{Fingerprint, Question, SearchFilters, TopK};
+use crate::domain::{Fingerprint, GraphLimit, MaxHops, Question, SearchFilters, TopK};
 use crate::embed::{EmbedError, Embedder};
+use crate::graph::{
+    Evidence as GraphEvidence, Found, GraphQuestion, Hop, Node, Reasoner, RelationType, Severity,
+};
 use crate::label::section_name;
 use crate::query::{DrugVocabulary, LabelNames, Understanding};
 use crate::ranking::{rank, Candidates};
 use crate::search::{analyse, lexical_candidates};
 use crate::store::{
-    DataDir, SegmentInfo, Snapshot, StoreError, StoredSegment, StoredVectors, VectorSpace,
+    io_error, DataDir, SegmentInfo, Snapshot, StoreError, StoredSegment, StoredVectors, VectorSpace,
 };
 use crate::verify::{FingerprintIndex, Lookup};
 
@@ -29,6 +32,8 @@ const CANDIDATES: usize = 300;
 const FILTERED_CANDIDATES: usize = 5_000;
 /// Extra BM25 candidates taken from the subject drug's (or class's) own labels.
 const SUBJECT_CANDIDATES: usize = 100;
+/// Evidence segments shown per graph relationship (all are counted).
+const EVIDENCE_SHOWN: usize = 3;
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -36,6 +41,25 @@ pub enum EngineError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Embed(#[from] EmbedError),
+}
+
+/// A graph answer: the question as understood and the ranked relationships.
+pub struct GraphAnswer {
+    pub understood: GraphQuestion,
+    pub relationships: Vec<AnsweredRelationship>,
+}
+
+pub struct AnsweredRelationship {
+    pub drug: String,
+    pub target: Node,
+    pub kind: RelationType,
+    pub severity: Option<Severity>,
+    /// The first `EVIDENCE_SHOWN` stating segments, boxed warnings first.
+    pub evidence: Vec<Arc<StoredSegment>>,
+    /// How many segments state it in all.
+    pub evidence_count: usize,
+    /// The hop chain from the question's anchor to this relationship.
+    pub path: Vec<Hop>,
 }
 
 pub enum Verification {
@@ -49,6 +73,7 @@ pub enum Verification {
 
 struct Live {
     snapshot: Snapshot,
+    reasoner: Reasoner,
     fingerprints: FingerprintIndex,
     catalog: HashMap<Fingerprint, SegmentInfo>,
     dense: Option<DenseIndex>,
@@ -83,8 +108,13 @@ impl Live {
                 classes: &l.classes,
             },
         ));
+        let reasoner = Reasoner::load(snapshot.generation()).map_err(io_error(format!(
+            "reading the graph of {}",
+            snapshot.generation().display()
+        )))?;
         Ok(Self {
             snapshot,
+            reasoner,
             fingerprints,
             catalog,
             dense,
@@ -256,6 +286,53 @@ impl Engine {
             Lookup::Near { distance, .. } => Ok(Verification::Mismatch { distance }),
             Lookup::Absent => Ok(Verification::NotFound),
         }
+    }
+
+    /// Answers a relationship question over the knowledge graph: what was understood, and the
+    /// ranked relationships with their evidence segments and hop chains.
+    pub fn graph(
+        &self,
+        question: &Question,
+        max_hops: MaxHops,
+        limit: GraphLimit,
+    ) -> Result<GraphAnswer, EngineError> {
+        let live = self.live.load();
+        let understood =
+            live.reasoner
+                .understand(question.as_str(), &live.vocabulary, live.snapshot.labels());
+        let found = live
+            .reasoner
+            .graph()
+            .answer(&understood, max_hops.get(), limit.get());
+        let relationships = found
+            .iter()
+            .map(|f| self.answered(f))
+            .collect::<Result<_, _>>()?;
+        Ok(GraphAnswer {
+            understood,
+            relationships,
+        })
+    }
+
+    /// A found relationship with its strongest evidence segments (boxed warnings first).
+    fn answered(&self, found: &Found) -> Result<AnsweredRelationship, EngineError> {
+        let mut evidence: Vec<&GraphEvidence> = found.edge.evidence.iter().collect();
+        evidence.sort_by_key(|e| (e.section != "boxed_warning", e.fingerprint));
+        let mut segments = Vec::new();
+        for item in evidence.into_iter().take(EVIDENCE_SHOWN) {
+            if let Verification::Verified(segment) = self.verify(item.fingerprint)? {
+                segments.push(segment);
+            }
+        }
+        Ok(AnsweredRelationship {
+            drug: found.drug.name.clone(),
+            target: found.target.clone(),
+            kind: found.edge.kind,
+            severity: found.edge.severity,
+            evidence_count: found.edge.evidence.len(),
+            evidence: segments,
+            path: found.path.clone(),
+        })
     }
 
     /// Opens the generation `CURRENT` names if it is not the one being served; returns whether

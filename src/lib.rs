@@ -9,6 +9,7 @@ pub mod domain;
 pub mod embed;
 pub mod engine;
 pub mod eval;
+pub mod graph;
 pub mod http;
 pub mod ingest;
 pub mod keys;

@@ -57,6 +57,10 @@ enum Command {
         /// Skip embeddings: a BM25-only index, much faster to build.
         #[arg(long)]
         lexical_only: bool,
+        /// Condition vocabulary directory (.obo/.tsv, optionally .gz) for the knowledge graph;
+        /// default: a `vocab` directory beside an input or one of its parents.
+        #[arg(long, env = "DRUGCITE_VOCAB_DIR")]
+        vocab: Option<PathBuf>,
     },
     /// Serve the HTTP API over the live index.
     Serve {
@@ -156,11 +160,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Ingest {
             paths,
             lexical_only,
+            vocab,
         } => {
             let embedder = load_embedder(&cli.model_dir, lexical_only)?;
+            let vocabulary = match vocab.or_else(|| vocabulary_beside(&paths)) {
+                Some(dir) => conditions::vocabulary::read_dir(&dir)?,
+                None => Vec::new(),
+            };
             let options = IngestOptions {
                 progress: ProgressMode::Auto,
                 embedder: embedder.as_deref(),
+                vocabulary: &vocabulary,
             };
             let report = ingest(&data_dir, &paths, &options)?;
             println!("{report}");
@@ -209,6 +219,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
     }
+}
+
+/// A `vocab` directory beside one of the inputs or up to three levels above it (the shared
+/// data layout keeps `labels/` and `vocab/` side by side).
+fn vocabulary_beside(inputs: &[PathBuf]) -> Option<PathBuf> {
+    inputs
+        .iter()
+        .flat_map(|input| input.ancestors().skip(1).take(3))
+        .map(|dir| dir.join("vocab"))
+        .find(|dir| dir.is_dir())
 }
 
 /// The vocabulary from `--vocab`, else the one compiled into the live index.

@@ -246,6 +246,8 @@ pub const PERIPHERAL_SECTIONS: &[&str] = &[
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DrugMention {
     pub word: String,
+    /// The class's name (lowercase) when the mention is a class phrase.
+    pub class: Option<String>,
     pub labels: BTreeSet<u32>,
     /// Those of `labels` that combine the drug with other ingredients.
     pub combinations: BTreeSet<u32>,
@@ -287,6 +289,8 @@ struct Found {
 
 /// A class phrase ("blood thinner", "statin") and the labels of the class.
 struct ClassPhrase {
+    /// The class's name, lowercase (an FDA EPC name or a curated class name).
+    name: String,
     words: Vec<String>,
     labels: BTreeSet<u32>,
 }
@@ -361,6 +365,14 @@ impl DrugVocabulary {
         }
     }
 
+    /// Every class (lowercase name) with the labels of its members.
+    pub fn classes(&self) -> BTreeMap<&str, &BTreeSet<u32>> {
+        self.classes
+            .iter()
+            .map(|c| (c.name.as_str(), &c.labels))
+            .collect()
+    }
+
     pub fn understand(&self, question: &str) -> Understanding {
         let lower = question.to_lowercase();
         let tokens: Vec<&str> = words(&lower).collect();
@@ -405,7 +417,8 @@ impl DrugVocabulary {
                     continue;
                 }
                 claimed[span.clone()].iter_mut().for_each(|c| *c = true);
-                let mention = self.mention(tokens[span.clone()].join(" "), &class.labels);
+                let mut mention = self.mention(tokens[span.clone()].join(" "), &class.labels);
+                mention.class = Some(class.name.clone());
                 found.push(Found {
                     span,
                     class: true,
@@ -429,6 +442,7 @@ impl DrugVocabulary {
     fn mention(&self, word: String, labels: &BTreeSet<u32>) -> DrugMention {
         DrugMention {
             word,
+            class: None,
             combinations: labels.intersection(&self.combinations).copied().collect(),
             labels: labels.clone(),
         }
@@ -469,7 +483,7 @@ fn asks_for_drugs(tokens: &[&str], at: usize) -> bool {
 }
 
 /// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
-fn name_parts(name: &str) -> Vec<String> {
+pub(crate) fn name_parts(name: &str) -> Vec<String> {
     name.split([',', '/', ';'])
         .flat_map(|part| part.split(" and "))
         .map(str::to_owned)
@@ -500,10 +514,11 @@ fn class_phrases(
         }
     }
     let mut phrases: Vec<ClassPhrase> = by_class
-        .into_values()
-        .filter(|(_, labels)| !labels.is_empty())
-        .flat_map(|(terms, labels)| {
+        .into_iter()
+        .filter(|(_, (_, labels))| !labels.is_empty())
+        .flat_map(|(name, (terms, labels))| {
             terms.into_iter().map(move |term| ClassPhrase {
+                name: name.clone(),
                 words: words(&term).map(str::to_owned).collect(),
                 labels: labels.clone(),
             })

@@ -156,6 +156,7 @@ mod tests {
         let lexical = [(fp(0), 10.0), (fp(1), 9.0), (fp(2), 6.0)];
         let understanding = Understanding {
             drugs: vec![DrugMention {
+                class: None,
                 word: "x".into(),
                 labels: BTreeSet::from([0]),
                 combinations: BTreeSet::new(),

@@ -36,17 +36,26 @@ static LIST_ITEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[a-z][a-z '\-]+$").expect("list item pattern"));
 /// List items that are not reactions.
 const NOT_REACTIONS: &[&str] = &[
+    "adverse events",
     "adverse reactions",
     "events",
     "group",
     "legs",
+    "mild",
+    "moderate",
     "normal",
     "other",
     "others",
     "patients",
     "placebo",
+    "precaution",
+    "precautions",
     "reactions",
+    "serious",
+    "severe",
+    "side effects",
     "skin",
+    "warnings",
 ];
 /// Label fields whose lists of common reactions are read.
 const LISTING_FIELDS: &[&str] = &[

@@ -30,6 +30,9 @@ const GENERIC_WORDS: &[&str] = &[
 /// sections, where most condition words are reactions, than elsewhere.
 const KEEP_SHARE_ADVERSE: f64 = 0.3;
 const KEEP_SHARE_OTHER: f64 = 0.5;
+/// A term only the labels' lists name is not taken for a condition once the learning half
+/// showed it this often without annotating it once.
+const MIN_SEEN_TO_DISPROVE: u32 = 3;
 
 /// Which kind of section a text comes from, for the adverse-reaction statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,9 +110,16 @@ impl Entry {
         !self.origins.annotated && GENERIC_WORDS.contains(&self.condition_name.as_str())
     }
 
-    /// Whether a match of this entry names a condition at all (any section, any relation).
+    /// Whether a match of this entry names a condition at all (any section, any relation):
+    /// not a generic word, and not a list item the learning half saw often but never
+    /// annotated ("greater" of "greater than 2%").
     pub fn is_condition(&self) -> bool {
-        !self.is_generic()
+        let s = self.stats;
+        let seen = s.adverse_seen + s.other_seen;
+        let annotated = s.adverse_annotated + s.other_annotated;
+        let only_listed = !self.origins.vocabulary && !self.origins.annotated;
+        let disproved = only_listed && seen >= MIN_SEEN_TO_DISPROVE && annotated == 0;
+        !self.is_generic() && !disproved
     }
 }
 
@@ -342,6 +352,9 @@ mod tests {
         assert!(!ms.is_adverse_term(SectionGroup::AdverseReactions));
         assert!(ms.is_condition());
         assert_eq!(lexicon.annotated_keys(), ["alt increased"]);
+        let listed = parse_curated("greater\tlisted\t32\t0\t17\t0\n");
+        let lexicon = Lexicon::build(&[], &listed);
+        assert!(!lexicon.get("greater").unwrap().is_condition());
     }
 
     #[test]

@@ -276,7 +276,10 @@ pub struct Mention {
 pub enum Purpose {
     /// Adverse reactions of the drug, as an annotator would mark them in this kind of section.
     AdverseReactions(SectionGroup),
-    /// Every condition named (for contraindications, indications, warnings, questions).
+    /// What a warning says may happen: every condition, the compositional forms too, but not
+    /// conditions of the population described ("in patients with renal impairment").
+    Outcomes,
+    /// Every condition named (for contraindications, indications, questions).
     Conditions,
 }
 
@@ -347,14 +350,12 @@ impl Matcher {
                 continue;
             };
             let start = match purpose {
-                Purpose::AdverseReactions(_) => {
-                    self.extend_left(text, &words, at, length, free_from)
-                }
                 Purpose::Conditions => at,
+                _ => self.extend_left(text, &words, at, length, free_from),
             };
             let end = at + length;
             let heading = in_heading[start..end].iter().all(|h| *h);
-            let population = matches!(purpose, Purpose::AdverseReactions(_))
+            let population = purpose != Purpose::Conditions
                 && describes_population(text, words[start].span.start);
             let keep = !heading && !population;
             if keep {
@@ -400,14 +401,14 @@ impl Matcher {
         if let Some(entry) = self.lexicon.get(&key) {
             return entry_accepts(entry, text, words, purpose);
         }
-        match purpose {
-            Purpose::Conditions => false,
-            Purpose::AdverseReactions(group) => {
-                self.is_lab_finding(words)
-                    || self.is_site_reaction(text, words, purpose)
-                    || (group == SectionGroup::AdverseReactions && is_finding_word(words))
-            }
-        }
+        let finding_word = match purpose {
+            Purpose::Conditions => return false,
+            Purpose::AdverseReactions(group) => group == SectionGroup::AdverseReactions,
+            Purpose::Outcomes => true,
+        };
+        self.is_lab_finding(words)
+            || self.is_site_reaction(text, words, purpose)
+            || (finding_word && is_finding_word(words))
     }
 
     fn is_lab_finding(&self, words: &[Word]) -> bool {
@@ -521,7 +522,7 @@ fn entry_accepts(entry: &Entry, text: &str, words: &[Word], purpose: Purpose) ->
     }
     match purpose {
         Purpose::AdverseReactions(group) => entry.is_adverse_term(group),
-        Purpose::Conditions => entry.is_condition(),
+        Purpose::Outcomes | Purpose::Conditions => entry.is_condition(),
     }
 }
 

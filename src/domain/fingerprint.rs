@@ -50,6 +50,16 @@ impl Fingerprint {
         Self((u128::from(high) << 64) | u128::from(low))
     }
 
+    /// 32 lowercase hex digits, most significant first: the compact form stores keep.
+    pub fn to_hex(self) -> String {
+        format!("{:032x}", self.0)
+    }
+
+    pub fn from_hex(text: &str) -> Option<Self> {
+        let valid = text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit());
+        valid.then(|| u128::from_str_radix(text, 16).ok().map(Self))?
+    }
+
     pub fn high(self) -> u64 {
         (self.0 >> 64) as u64
     }
@@ -83,6 +93,15 @@ mod tests {
     use super::*;
 
     // Golden values computed independently with Python's hashlib (see README, "Fingerprints").
+    #[test]
+    fn hex_form_round_trips_and_rejects_other_lengths() {
+        let fp = Fingerprint::from_halves(0x0123_4567_89ab_cdef, 42);
+        assert_eq!(fp.to_hex(), "0123456789abcdef000000000000002a");
+        assert_eq!(Fingerprint::from_hex(&fp.to_hex()), Some(fp));
+        assert_eq!(Fingerprint::from_hex("0123"), None);
+        assert_eq!(Fingerprint::from_hex(&"g".repeat(32)), None);
+    }
+
     #[test]
     fn golden_values_match_the_documented_hash() {
         let fp = Fingerprint::of_segment(

@@ -4,12 +4,14 @@
 mod api_key;
 mod filters;
 mod fingerprint;
+mod graph_bounds;
 mod question;
 mod top_k;
 
 pub use api_key::ApiKey;
 pub use filters::SearchFilters;
 pub use fingerprint::Fingerprint;
+pub use graph_bounds::{GraphLimit, MaxHops};
 pub use question::Question;
 pub use top_k::TopK;
 
@@ -30,6 +32,10 @@ pub enum InvalidInput {
     TopKOutOfRange { min: i64, max: i64 },
     #[error("filter {field} must be 1 to {max} characters")]
     Filter { field: &'static str, max: usize },
+    #[error("max_hops must be between 1 and {max}")]
+    MaxHopsOutOfRange { max: i64 },
+    #[error("limit must be between 1 and {max}")]
+    LimitOutOfRange { max: i64 },
     #[error("API key is malformed")]
     ApiKeyFormat,
 }

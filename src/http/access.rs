@@ -33,6 +33,13 @@ impl Requirement for VerifyAccess {
     const KEY_REQUIRED: bool = false;
 }
 
+/// Graph: key with scope `graph` required.
+pub struct GraphAccess;
+impl Requirement for GraphAccess {
+    const SCOPE: Scope = Scope::Graph;
+    const KEY_REQUIRED: bool = true;
+}
+
 pub struct Access<R>(PhantomData<R>);
 
 impl<R: Requirement> FromRequestParts<AppState> for Access<R> {

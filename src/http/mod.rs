@@ -53,6 +53,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/health", get(routes::health::health))
         .route("/v1/search", post(routes::search::search))
+        .route("/v1/graph", post(routes::graph::graph))
         .route("/v1/verify/{fingerprint}", get(routes::verify::verify))
         .route("/openapi.json", get(openapi::document))
         .fallback(|| async { ApiError::NotFound })

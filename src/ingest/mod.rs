@@ -14,15 +14,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub use progress::ProgressMode;
-pub use report::IngestReport;
+pub use report::{GraphReport, IngestReport};
 
 use self::embedding::{EmbeddingStage, StageError};
 use self::progress::Progress;
 use self::report::ReportBuilder;
 use self::source::RawRecord;
+use crate::conditions::{self, VocabularyTerm};
 use crate::embed::{EmbedError, Embedder};
 use crate::label::{segment_label, LabelRecord, NameSource};
-use crate::store::{DataDir, IndexBuilder, StoreError, VectorCache};
+use crate::store::{write_manifest, DataDir, IndexBuilder, Snapshot, StoreError, VectorCache};
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {
@@ -58,6 +59,9 @@ pub struct IngestOptions<'e> {
     pub progress: ProgressMode,
     /// Embeds every segment for semantic search; `None` builds a lexical-only index.
     pub embedder: Option<&'e Embedder>,
+    /// The open condition vocabularies the knowledge graph recognises conditions with (besides
+    /// drugcite's curated terms); compiled into the generation. Empty: curated terms only.
+    pub vocabulary: &'e [VocabularyTerm],
 }
 
 /// Builds a new generation from `inputs` and makes it live in `data_dir`.
@@ -98,11 +102,42 @@ pub fn ingest(
     if pipeline.report.indexed() == 0 {
         return Err(IngestError::NothingIndexed);
     }
+    pipeline.builder.finish()?;
     let mut report = pipeline.report.finish(started.elapsed());
-    pipeline.builder.finish(&report)?;
+    write_manifest(draft.path(), &report)?;
+    report.graph = build_graph(draft.path(), options.vocabulary)?;
+    report.seconds = started.elapsed().as_secs_f64();
+    write_manifest(draft.path(), &report)?;
     let generation = draft.publish()?;
     report.generation = generation.display().to_string();
     Ok(report)
+}
+
+/// Extracts the knowledge graph from a finished generation and stores it there, with the
+/// condition vocabulary it was built with.
+fn build_graph(
+    generation: &Path,
+    vocabulary: &[VocabularyTerm],
+) -> Result<GraphReport, StoreError> {
+    let started = Instant::now();
+    tracing::info!(
+        vocabulary_terms = vocabulary.len(),
+        "building the knowledge graph"
+    );
+    let snapshot = Snapshot::open(generation)?;
+    let graph = crate::graph::build(&snapshot, &conditions::matcher(vocabulary))?;
+    let write_error = |what: &str| {
+        let what = format!("writing {what} in {}", generation.display());
+        move |e| crate::store::io_error(what)(e)
+    };
+    graph.write(generation).map_err(write_error("the graph"))?;
+    conditions::vocabulary::write_compiled(generation, vocabulary)
+        .map_err(write_error("the condition vocabulary"))?;
+    Ok(GraphReport::new(
+        &graph,
+        vocabulary.len(),
+        started.elapsed(),
+    ))
 }
 
 /// Which of two records of the same set id is newer: version number, then effective time.

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::embedding::EmbeddingCounts;
+use crate::graph::GraphData;
 
 /// Positions listed per report; counts stay exact beyond it.
 const MAX_LISTED_SKIPS: usize = 100;
@@ -42,9 +43,42 @@ pub struct IngestReport {
     pub embedding_seconds: f64,
     /// Model directory the embeddings came from; empty for a lexical-only index.
     pub embedding_model: String,
+    /// The knowledge graph extracted from the indexed segments.
+    #[serde(default)]
+    pub graph: GraphReport,
     pub seconds: f64,
     /// Directory of the published generation.
     pub generation: String,
+}
+
+/// Node and relationship counts of the graph, by kind, and how it was built.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct GraphReport {
+    /// Terms of the open condition vocabularies used (0: drugcite's curated terms only).
+    pub vocabulary_terms: usize,
+    pub nodes: BTreeMap<String, usize>,
+    pub relationships: BTreeMap<String, usize>,
+    pub seconds: f64,
+}
+
+impl GraphReport {
+    pub fn new(graph: &GraphData, vocabulary_terms: usize, elapsed: Duration) -> Self {
+        let counts = graph.counts();
+        Self {
+            vocabulary_terms,
+            nodes: counts
+                .nodes
+                .into_iter()
+                .map(|(kind, n)| (kind.as_str().to_owned(), n))
+                .collect(),
+            relationships: counts
+                .relationships
+                .into_iter()
+                .map(|(kind, n)| (kind.as_str().to_owned(), n))
+                .collect(),
+            seconds: elapsed.as_secs_f64(),
+        }
+    }
 }
 
 pub(super) struct ReportBuilder {
@@ -69,6 +103,7 @@ impl ReportBuilder {
                 embedding_tokens: 0,
                 embedding_seconds: 0.0,
                 embedding_model: String::new(),
+                graph: GraphReport::default(),
                 seconds: 0.0,
                 generation: String::new(),
             },
@@ -166,6 +201,27 @@ impl fmt::Display for IngestReport {
                 self.embedding_tokens as f64 / seconds,
                 self.embeddings_reused,
                 self.embedding_model
+            )?;
+        }
+        let graph = &self.graph;
+        let list = |counts: &BTreeMap<String, usize>| {
+            let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            parts.join(", ")
+        };
+        writeln!(
+            f,
+            "graph:             nodes: {}; relationships: {}; built in {:.1} s",
+            list(&graph.nodes),
+            list(&graph.relationships),
+            graph.seconds
+        )?;
+        if graph.vocabulary_terms == 0 {
+            writeln!(f, "                   no open condition vocabulary given (--vocab): curated terms only")?;
+        } else {
+            writeln!(
+                f,
+                "                   condition vocabulary: {} terms",
+                graph.vocabulary_terms
             )?;
         }
         writeln!(f, "seconds:           {:.1}", self.seconds)?;

@@ -51,7 +51,8 @@ pub struct LabelMeta {
     pub name_source: NameSource,
     /// Lowercase names a question may use for this drug: generic, brands, substances.
     pub search_names: Vec<String>,
-    /// FDA Established Pharmacologic Classes from openFDA `pharm_class_epc`, without "[EPC]".
+    /// FDA Established Pharmacologic Classes and Mechanisms of Action from openFDA
+    /// `pharm_class_epc` and `pharm_class_moa`, without their "[EPC]"/"[MoA]" tags.
     #[serde(default)]
     pub classes: Vec<String>,
 }
@@ -252,10 +253,20 @@ fn search_names(drug: &Drug, openfda: &Map<String, Value>) -> Vec<String> {
     unique_sorted(names)
 }
 
+/// FDA established pharmacologic classes and mechanisms of action, without the "[EPC]" /
+/// "[MoA]" tags.
 fn established_classes(openfda: &Map<String, Value>) -> Vec<String> {
-    let classes = strings(openfda.get("pharm_class_epc"))
+    let epc = strings(openfda.get("pharm_class_epc"));
+    let moa = strings(openfda.get("pharm_class_moa"));
+    let classes = epc
         .into_iter()
-        .map(|c| c.trim_end_matches("[EPC]").trim().to_owned())
+        .chain(moa)
+        .map(|c| {
+            c.trim_end_matches("[EPC]")
+                .trim_end_matches("[MoA]")
+                .trim()
+                .to_owned()
+        })
         .filter(|c| !c.is_empty());
     unique_sorted(classes.collect())
 }
@@ -286,7 +297,13 @@ mod tests {
             "pharm_class_moa": ["Serotonin Uptake Inhibitors [MoA]"],
         })))
         .unwrap();
-        assert_eq!(parsed.meta.classes, ["Serotonin Reuptake Inhibitor"]);
+        assert_eq!(
+            parsed.meta.classes,
+            [
+                "Serotonin Reuptake Inhibitor",
+                "Serotonin Uptake Inhibitors"
+            ]
+        );
         let drug = &parsed.meta.drug;
         assert_eq!(drug.name, "sertraline hydrochloride");
         assert_eq!(drug.brand_names, ["Zoloft"]);

@@ -104,9 +104,9 @@ impl IndexBuilder {
             .delete_term(Term::from_field_text(self.fields.set_id, set_id));
     }
 
-    /// Commits, merges into one tantivy segment, writes the manifest and syncs everything,
-    /// leaving a complete generation that `GenerationDraft::publish` can make live.
-    pub fn finish(mut self, manifest: &impl Serialize) -> Result<(), StoreError> {
+    /// Commits, merges into one tantivy segment and syncs everything, leaving a generation
+    /// that `Snapshot::open` can read; `write_manifest` completes it for publishing.
+    pub fn finish(mut self) -> Result<(), StoreError> {
         self.writer.commit().map_err(index_error("committing"))?;
         let segment_ids = self
             .index
@@ -129,16 +129,21 @@ impl IndexBuilder {
             .into_inner()
             .map_err(|e| io_error("flushing labels")(e.into_error()))?;
         labels.sync_all().map_err(io_error("syncing labels"))?;
-        let manifest_path = self.dir.join(MANIFEST_FILE);
-        let body = serde_json::to_vec_pretty(manifest)
-            .map_err(|e| io_error("encoding manifest")(e.into()))?;
-        let file = File::create(&manifest_path)
-            .map_err(io_error(format!("creating {}", manifest_path.display())))?;
-        (&file)
-            .write_all(&body)
-            .map_err(io_error("writing manifest"))?;
-        file.sync_all().map_err(io_error("syncing manifest"))?;
-        sync_dir(&self.dir.join(TANTIVY_DIR))?;
-        sync_dir(&self.dir)
+        sync_dir(&self.dir.join(TANTIVY_DIR))
     }
+}
+
+/// Writes the manifest (the ingest report) into a finished generation and syncs the directory:
+/// the last step before the generation can be published.
+pub fn write_manifest(dir: &Path, manifest: &impl Serialize) -> Result<(), StoreError> {
+    let manifest_path = dir.join(MANIFEST_FILE);
+    let body =
+        serde_json::to_vec_pretty(manifest).map_err(|e| io_error("encoding manifest")(e.into()))?;
+    let file = File::create(&manifest_path)
+        .map_err(io_error(format!("creating {}", manifest_path.display())))?;
+    (&file)
+        .write_all(&body)
+        .map_err(io_error("writing manifest"))?;
+    file.sync_all().map_err(io_error("syncing manifest"))?;
+    sync_dir(dir)
 }

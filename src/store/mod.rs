@@ -16,9 +16,9 @@ mod schema;
 mod snapshot;
 mod vectors;
 
-pub use builder::IndexBuilder;
+pub use builder::{write_manifest, IndexBuilder};
 pub use layout::{DataDir, GenerationDraft};
-pub use snapshot::{SegmentAddress, SegmentInfo, Snapshot, StoredSegment};
+pub use snapshot::{SegmentAddress, SegmentInfo, SegmentView, Snapshot, StoredSegment};
 pub use vectors::{StoredVectors, VectorCache, VectorSpace};
 
 /// Failures of the store. Messages name the path and what to do.

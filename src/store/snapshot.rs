@@ -30,6 +30,16 @@ pub struct StoredSegment {
     pub label: Arc<LabelMeta>,
 }
 
+/// One live segment as `Snapshot::visit_segments` passes it, borrowed from the store.
+pub struct SegmentView<'a> {
+    pub address: SegmentAddress,
+    pub fingerprint: Fingerprint,
+    /// Ordinal into `Snapshot::labels`.
+    pub label: u32,
+    pub section_key: &'a str,
+    pub text: &'a str,
+}
+
 /// What ranking needs to know about a segment without reading its text.
 #[derive(Clone, Debug)]
 pub struct SegmentInfo {
@@ -151,9 +161,29 @@ impl Snapshot {
     /// Fingerprint → address, label, section and audience of every live segment, read in one pass over
     /// the document store.
     pub fn catalog(&self) -> Result<HashMap<Fingerprint, SegmentInfo>, StoreError> {
-        let searcher = self.searcher();
-        let mut catalog = HashMap::with_capacity(searcher.num_docs() as usize);
+        let mut catalog = HashMap::with_capacity(self.searcher().num_docs() as usize);
         let mut section_keys: HashMap<String, Arc<str>> = HashMap::new();
+        self.visit_segments(|segment| {
+            let section_key = section_keys
+                .entry(segment.section_key.to_owned())
+                .or_insert_with(|| Arc::from(segment.section_key))
+                .clone();
+            catalog.insert(
+                segment.fingerprint,
+                SegmentInfo {
+                    address: segment.address,
+                    label: segment.label,
+                    section_key,
+                    addresses_patient: addresses_patient(segment.text),
+                },
+            );
+        })?;
+        Ok(catalog)
+    }
+
+    /// Calls `visit` with every live segment, in document-store order (one pass, no seeks).
+    pub fn visit_segments(&self, mut visit: impl FnMut(SegmentView)) -> Result<(), StoreError> {
+        let searcher = self.searcher();
         for (ordinal, segment) in searcher.segment_readers().iter().enumerate() {
             let store = segment
                 .get_store_reader(64)
@@ -163,7 +193,7 @@ impl Snapshot {
                 let doc = doc.map_err(index_error("reading the document store"))?;
                 let text_of = |field| doc.get_first(field).and_then(|v| v.as_str());
                 let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
-                let (Some(label_id), Some(section), Some(high), Some(low), Some(text)) = (
+                let (Some(label_id), Some(section_key), Some(high), Some(low), Some(text)) = (
                     text_of(self.fields.label_id),
                     text_of(self.fields.section_key),
                     u64_of(self.fields.fp_high),
@@ -175,23 +205,16 @@ impl Snapshot {
                 let Some(&label) = self.label_ordinals.get(label_id) else {
                     continue;
                 };
-                let section_key = section_keys
-                    .entry(section.to_owned())
-                    .or_insert_with(|| Arc::from(section))
-                    .clone();
-                let address = SegmentAddress(DocAddress::new(ordinal as u32, doc_id));
-                catalog.insert(
-                    Fingerprint::from_halves(high, low),
-                    SegmentInfo {
-                        address,
-                        label,
-                        section_key,
-                        addresses_patient: addresses_patient(text),
-                    },
-                );
+                visit(SegmentView {
+                    address: SegmentAddress(DocAddress::new(ordinal as u32, doc_id)),
+                    fingerprint: Fingerprint::from_halves(high, low),
+                    label,
+                    section_key,
+                    text,
+                });
             }
         }
-        Ok(catalog)
+        Ok(())
     }
 
     /// Reads one segment's stored text and metadata.

@@ -6,6 +6,7 @@ use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use drugcite::conditions::VocabularyTerm;
 use drugcite::embed::Embedder;
 use drugcite::engine::Engine;
 use drugcite::http::{self, AppState, RateLimitConfig};
@@ -44,6 +45,15 @@ pub fn embedder() -> Arc<Embedder> {
             Arc::new(Embedder::load(&dir).expect("embedding model: run scripts/install-model.sh"))
         })
         .clone()
+}
+
+/// The shared condition vocabularies (Disease and Symptom Ontologies); read once.
+pub fn vocabulary() -> &'static [VocabularyTerm] {
+    static TERMS: OnceLock<Vec<VocabularyTerm>> = OnceLock::new();
+    TERMS.get_or_init(|| {
+        drugcite::conditions::vocabulary::read_dir(&shared_data().join("vocab"))
+            .expect("shared vocabularies")
+    })
 }
 
 /// A fresh directory under cargo's per-target temp dir, removed when dropped.
@@ -96,6 +106,7 @@ pub fn subset_index() -> &'static SubsetIndex {
         let options = IngestOptions {
             progress: ProgressMode::Silent,
             embedder: Some(&embedder),
+            vocabulary: vocabulary(),
         };
         let report = ingest(&DataDir::new(&data_dir), &inputs, &options).expect("ingest subset");
         SubsetIndex {

@@ -40,6 +40,7 @@ fn run(data_dir: &Path, inputs: &[PathBuf]) -> Result<IngestReport, IngestError>
     let options = IngestOptions {
         progress: ProgressMode::Silent,
         embedder: None,
+        vocabulary: &[],
     };
     ingest(&DataDir::new(data_dir), inputs, &options)
 }
@@ -293,6 +294,7 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
     let options = IngestOptions {
         progress: ProgressMode::Silent,
         embedder: Some(&embedder),
+        vocabulary: &[],
     };
     let first = ingest(
         &DataDir::new(&data_dir),

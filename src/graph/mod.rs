@@ -1,0 +1,72 @@
+//! The knowledge graph: drug–condition and drug–drug relationships extracted from label text
+//! at ingest (each backed by segment fingerprints), stored in the generation, and answered over
+//! with petgraph. No HTTP here.
+
+pub mod build;
+pub mod model;
+pub mod question;
+pub mod reason;
+pub mod relations;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use build::build;
+pub use model::{Evidence, GraphData, Node, NodeKind, RelationType, Relationship, Severity};
+pub use question::GraphQuestion;
+pub use reason::{Found, Hop, KnowledgeGraph};
+
+use self::question::Understander;
+use self::relations::Drugs;
+use crate::conditions::{self, Matcher};
+use crate::curated::{condition_synonyms, ConditionSynonyms};
+use crate::label::LabelMeta;
+use crate::query::DrugVocabulary;
+
+/// A generation's graph with what reading questions about it needs: the condition matcher
+/// of the vocabulary it was built with and the curated condition synonyms.
+pub struct Reasoner {
+    graph: KnowledgeGraph,
+    matcher: Matcher,
+    synonyms: Vec<ConditionSynonyms>,
+}
+
+impl Reasoner {
+    /// The graph stored in `generation`; an empty graph (with a warning) for a generation
+    /// ingested before graphs existed.
+    pub fn load(generation: &Path) -> std::io::Result<Self> {
+        let data = GraphData::read(generation)?.unwrap_or_else(|| {
+            tracing::warn!(
+                generation = %generation.display(),
+                "this index has no knowledge graph; re-ingest to answer /v1/graph"
+            );
+            GraphData::default()
+        });
+        let vocabulary =
+            conditions::vocabulary::read_compiled(generation).map_err(std::io::Error::other)?;
+        Ok(Self {
+            graph: KnowledgeGraph::new(data),
+            matcher: conditions::matcher(&vocabulary),
+            synonyms: condition_synonyms(),
+        })
+    }
+
+    pub fn graph(&self) -> &KnowledgeGraph {
+        &self.graph
+    }
+
+    pub fn understand(
+        &self,
+        question: &str,
+        vocabulary: &DrugVocabulary,
+        labels: &[Arc<LabelMeta>],
+    ) -> GraphQuestion {
+        let understander = Understander {
+            drugs: Drugs { vocabulary, labels },
+            labels,
+            matcher: &self.matcher,
+            synonyms: &self.synonyms,
+        };
+        understander.understand(question)
+    }
+}

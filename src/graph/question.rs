@@ -1,0 +1,314 @@
+//! Graph question understanding without a language model: the drugs (generic or brand names),
+//! classes and conditions (with curated synonyms) a question names, the relations it asks
+//! about and which condition each relation word governs, whether it asks "which drugs", for
+//! boxed warnings only, or for what several drugs share. Pure: no traversal here.
+
+use std::ops::Range;
+use std::sync::{Arc, LazyLock};
+
+use regex::Regex;
+
+use super::build::target_nodes;
+use super::model::{Node, RelationType};
+use super::relations::{Drugs, Target};
+use crate::conditions::text::{key_of, words};
+use crate::conditions::{Matcher, Purpose};
+use crate::curated::ConditionSynonyms;
+use crate::label::LabelMeta;
+
+/// Relation words, each with the relation types it asks for.
+static INTENTS: LazyLock<Vec<(Regex, &'static [RelationType])>> = LazyLock::new(|| {
+    let intent = |pattern: &str, kinds: &'static [RelationType]| {
+        (
+            Regex::new(&format!(r"\b(?:{pattern})")).expect("intent pattern"),
+            kinds,
+        )
+    };
+    vec![
+        intent(
+            r"contraindicat\w*|should not (?:be )?(?:take|use|give)\w*|must not",
+            &[RelationType::Contraindication],
+        ),
+        intent(
+            r"interact\w*|taken with|combined with|together with|in combination with|co-?administ\w*",
+            &[RelationType::Interaction],
+        ),
+        intent(
+            r"side effects?|adverse (?:reactions?|effects?|events?)|caus\w*|reactions?|lead to|leads to",
+            &[RelationType::AdverseReaction, RelationType::Warning],
+        ),
+        intent(
+            r"boxed|black[- ]box|warn\w*|precautions?|risks? of",
+            &[RelationType::Warning],
+        ),
+        intent(
+            r"treat\w*|indicated|indications?|used (?:for|to)|approved for|therapy for",
+            &[RelationType::Indication],
+        ),
+    ]
+});
+static BOXED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(?:boxed|black[- ]box)").expect("boxed pattern"));
+static SHARED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:share\w*|in common|common to|both)\b").expect("shared pattern")
+});
+static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:which|what)\s+(?:\w+\s+){0,1}(?:drugs?|medicines?|medications?|products?|agents?)\b",
+    )
+    .expect("which pattern")
+});
+/// Question words that carry no content of their own.
+const FILLER: &[&str] = &[
+    "a",
+    "about",
+    "also",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "both",
+    "by",
+    "can",
+    "carry",
+    "carries",
+    "common",
+    "do",
+    "does",
+    "drug",
+    "drugs",
+    "for",
+    "from",
+    "have",
+    "has",
+    "how",
+    "i",
+    "if",
+    "in",
+    "is",
+    "it",
+    "its",
+    "me",
+    "medication",
+    "medications",
+    "medicine",
+    "medicines",
+    "my",
+    "of",
+    "on",
+    "or",
+    "other",
+    "same",
+    "severe",
+    "share",
+    "shared",
+    "that",
+    "the",
+    "their",
+    "them",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "to",
+    "was",
+    "were",
+    "what",
+    "when",
+    "which",
+    "who",
+    "why",
+    "with",
+    "you",
+    "your",
+];
+
+/// A drug or class the question names and the graph nodes it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedDrug {
+    pub text: String,
+    pub nodes: Vec<Node>,
+    pub is_class: bool,
+}
+
+/// A condition the question names: its words as asked, the phrases that count as the same
+/// condition, and the relation types the nearest relation word asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedCondition {
+    pub text: String,
+    pub name: String,
+    /// Normalised keys (see `conditions::text::key_of`) of every phrase of the condition.
+    pub keys: Vec<String>,
+    pub relations: Vec<RelationType>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GraphQuestion {
+    pub drugs: Vec<NamedDrug>,
+    pub conditions: Vec<NamedCondition>,
+    /// Every relation type a relation word of the question asks for, in question order.
+    pub relation_types: Vec<RelationType>,
+    /// "Which drugs …": the answer is drugs, the drugs named are partners, not subjects.
+    pub asks_which: bool,
+    pub boxed_only: bool,
+    pub shared: bool,
+    /// Content words nothing above accounts for.
+    pub unrecognized: Vec<String>,
+}
+
+impl GraphQuestion {
+    pub fn understood_anything(&self) -> bool {
+        !self.drugs.is_empty() || !self.conditions.is_empty()
+    }
+}
+
+/// What understanding needs from the live index and the curated data.
+pub struct Understander<'a> {
+    pub drugs: Drugs<'a>,
+    pub labels: &'a [Arc<LabelMeta>],
+    pub matcher: &'a Matcher,
+    pub synonyms: &'a [ConditionSynonyms],
+}
+
+impl Understander<'_> {
+    pub fn understand(&self, question: &str) -> GraphQuestion {
+        let lower = question.to_lowercase();
+        let intents = intent_spans(&lower);
+        let mut covered: Vec<Range<usize>> = intents.iter().map(|(span, _)| span.clone()).collect();
+        let drugs = self.named_drugs(&lower, &mut covered);
+        let conditions = self.named_conditions(&lower, &intents, &mut covered);
+        let mut relation_types = Vec::new();
+        for kind in intents.iter().flat_map(|(_, kinds)| kinds.iter()) {
+            if !relation_types.contains(kind) {
+                relation_types.push(*kind);
+            }
+        }
+        GraphQuestion {
+            drugs,
+            conditions,
+            relation_types,
+            asks_which: self.drugs.vocabulary.understand(question).subject_open
+                || ASKS_WHICH.is_match(&lower),
+            boxed_only: BOXED.is_match(&lower),
+            shared: SHARED.is_match(&lower),
+            unrecognized: unrecognized(&lower, &covered),
+        }
+    }
+
+    fn named_drugs(&self, lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> {
+        let mut named = Vec::new();
+        for mention in self.drugs.vocabulary.understand(lower).drugs {
+            let (target, is_class) = match &mention.class {
+                Some(class) => (Some(Target::Class(class.clone())), true),
+                None => (self.drugs.named(&mention.word, &mention.labels), false),
+            };
+            let Some(target) = target else { continue };
+            if let Some(at) = lower.find(&mention.word) {
+                covered.push(at..at + mention.word.len());
+            }
+            named.push(NamedDrug {
+                text: mention.word.clone(),
+                nodes: target_nodes(&target, self.labels),
+                is_class,
+            });
+        }
+        named
+    }
+
+    fn named_conditions(
+        &self,
+        lower: &str,
+        intents: &[(Range<usize>, &'static [RelationType])],
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<NamedCondition> {
+        let mut spans: Vec<(Range<usize>, String, Vec<String>)> = Vec::new();
+        for group in self.synonyms {
+            for phrase in &group.phrases {
+                for span in phrase_spans(lower, phrase) {
+                    spans.push((span, group.phrases[0].clone(), group.phrases.clone()));
+                }
+            }
+        }
+        for mention in self.matcher.find(lower, Purpose::Conditions) {
+            let synonyms = self
+                .synonyms
+                .iter()
+                .find(|g| g.phrases.iter().any(|p| key_of(p) == mention.key));
+            let phrases = synonyms.map_or_else(|| vec![mention.key.clone()], |g| g.phrases.clone());
+            spans.push((mention.span, mention.condition_name, phrases));
+        }
+        spans.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
+        let mut named: Vec<NamedCondition> = Vec::new();
+        let mut taken: Vec<Range<usize>> = Vec::new();
+        for (span, name, phrases) in spans {
+            let overlaps = |r: &Range<usize>| r.start < span.end && span.start < r.end;
+            if taken.iter().any(overlaps) || covered.iter().any(overlaps) {
+                continue;
+            }
+            taken.push(span.clone());
+            let keys = phrases.iter().map(|p| key_of(p)).collect();
+            named.push(NamedCondition {
+                text: lower[span.clone()].to_owned(),
+                name,
+                keys,
+                relations: governing_relations(intents, &span),
+            });
+        }
+        covered.extend(taken);
+        named
+    }
+}
+
+fn intent_spans(lower: &str) -> Vec<(Range<usize>, &'static [RelationType])> {
+    let mut spans: Vec<(Range<usize>, &'static [RelationType])> = INTENTS
+        .iter()
+        .flat_map(|(pattern, kinds)| pattern.find_iter(lower).map(move |m| (m.range(), *kinds)))
+        .collect();
+    spans.sort_by_key(|(span, _)| span.start);
+    spans
+}
+
+/// The relation types of the relation word nearest before the condition, else nearest after;
+/// adverse reactions and warnings when the question has none.
+fn governing_relations(
+    intents: &[(Range<usize>, &'static [RelationType])],
+    span: &Range<usize>,
+) -> Vec<RelationType> {
+    let before = intents.iter().rev().find(|(r, _)| r.end <= span.start);
+    let after = intents.iter().find(|(r, _)| r.start >= span.end);
+    before
+        .or(after)
+        .map(|(_, kinds)| kinds.to_vec())
+        .unwrap_or_else(|| vec![RelationType::AdverseReaction, RelationType::Warning])
+}
+
+/// Where `phrase` occurs in `lower` on word boundaries.
+fn phrase_spans(lower: &str, phrase: &str) -> Vec<Range<usize>> {
+    lower
+        .match_indices(phrase)
+        .map(|(at, _)| at..at + phrase.len())
+        .filter(|r| {
+            let before = lower[..r.start].chars().next_back();
+            let after = lower[r.end..].chars().next();
+            !before.is_some_and(char::is_alphanumeric)
+                && !after.is_some_and(|c| c.is_alphanumeric() && c != 's')
+        })
+        .collect()
+}
+
+fn unrecognized(lower: &str, covered: &[Range<usize>]) -> Vec<String> {
+    words(lower)
+        .into_iter()
+        .filter(|w| {
+            !covered
+                .iter()
+                .any(|r| r.start <= w.span.start && w.span.end <= r.end)
+        })
+        .map(|w| lower[w.span].to_owned())
+        .filter(|w| !FILLER.contains(&w.as_str()) && w.chars().any(char::is_alphabetic))
+        .collect()
+}

@@ -1,0 +1,369 @@
+//! What one label segment states about its drug: the relation its section implies, the
+//! conditions, drugs and classes it names, read sentence by sentence with negation ("no cases
+//! of X were reported"), hedges ("not recommended" is a warning, not a contraindication) and
+//! the severity rules below. Pure text work; the graph is assembled elsewhere.
+//!
+//! Severity of one statement (the highest rule that applies; a relationship takes the highest
+//! of its statements):
+//! - life_threatening: the sentence says fatal, death(s), died, lethal, mortality or
+//!   life-threatening;
+//! - serious: a boxed warning; a contraindication; an interaction the label says to avoid or
+//!   calls contraindicated; or the sentence says serious, severe, hospitalization, permanent,
+//!   irreversible, disabling or emergency;
+//! - moderate: a warning or precaution; any other interaction; or the sentence says moderate;
+//! - mild: an adverse reaction whose sentence says mild, transient or minor;
+//! - none (null): other adverse reactions and every indication.
+
+use std::ops::Range;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::model::{RelationType, Severity};
+use crate::conditions::{Matcher, Purpose, SectionGroup};
+use crate::label::LabelMeta;
+use crate::query::{name_parts, DrugVocabulary};
+
+const LIFE_THREATENING: &[&str] = &[
+    "fatal",
+    "fatalities",
+    "death",
+    "deaths",
+    "died",
+    "lethal",
+    "mortality",
+    "life-threatening",
+    "life threatening",
+];
+const SERIOUS: &[&str] = &[
+    "serious",
+    "severe",
+    "hospitalization",
+    "hospitalisation",
+    "hospitalized",
+    "permanent",
+    "irreversible",
+    "disabling",
+    "emergency",
+];
+const MILD: &[&str] = &["mild", "transient", "minor"];
+/// Words before a condition that deny it ("no", "without"); "not" counts unless it is an
+/// instruction ("do not use") or a hedge ("not recommended").
+const NEGATIONS: &[&str] = &[
+    "no", "without", "absence", "neither", "nor", "denied", "never",
+];
+const INSTRUCTING: &[&str] = &["do", "does", "should", "must", "may", "can", "could", "did"];
+const HEDGED_BY_NOT: &[&str] = &["recommended", "advised", "established", "known"];
+/// How many words before a condition a negation reaches.
+const NEGATION_REACH: usize = 6;
+/// After a condition, these deny it ("… was not observed").
+const DENIED_AFTER: &[&str] = &[
+    "not been reported",
+    "not reported",
+    "not observed",
+    "not been observed",
+    "not seen",
+    "not occur",
+    "no evidence",
+];
+/// A contraindications sentence with one of these states a caution, i.e. a warning.
+const HEDGES: &[&str] = &[
+    "not recommended",
+    "not advised",
+    "use with caution",
+    "used with caution",
+    "caution",
+    "consider",
+    "weigh",
+];
+/// An interactions sentence with one of these reports the absence of an interaction.
+const NO_INTERACTION: &[&str] = &[
+    "no clinically",
+    "no significant",
+    "no effect",
+    "no dose adjustment",
+    "not affect",
+    "did not",
+    "does not",
+    "no interaction",
+    "no pharmacokinetic",
+    "not expected",
+    "unlikely",
+];
+const AVOID: &[&str] = &["avoid", "contraindicated", "do not"];
+
+/// Words the vocabularies list as conditions that only qualify another ("fatal"); they set
+/// severity, never a relationship's target.
+const OUTCOME_WORDS: &[&str] = &["fatal", "death", "deaths", "died", "mortality", "fatality"];
+/// Around a condition, how many bytes either side its severity words are read from (table
+/// rows run together into one long "sentence").
+const SEVERITY_REACH: usize = 150;
+
+/// What a segment's relation points at.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    Condition {
+        id: String,
+        name: String,
+    },
+    /// Labels (ordinals) of the drug named.
+    Drug(Vec<u32>),
+    /// An ingredient named that only combination products of the index contain (lowercase).
+    Ingredient(String),
+    /// Lowercase class name.
+    Class(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    pub target: Target,
+    pub kind: RelationType,
+    pub severity: Option<Severity>,
+}
+
+/// The relation a section states, if any, and whether it is a boxed warning.
+pub fn relation_of_section(section_key: &str) -> Option<RelationType> {
+    match section_key {
+        "contraindications" | "do_not_use" => Some(RelationType::Contraindication),
+        "boxed_warning"
+        | "warnings_and_cautions"
+        | "warnings"
+        | "precautions"
+        | "general_precautions" => Some(RelationType::Warning),
+        "adverse_reactions" => Some(RelationType::AdverseReaction),
+        "indications_and_usage" => Some(RelationType::Indication),
+        "drug_interactions" => Some(RelationType::Interaction),
+        _ => None,
+    }
+}
+
+/// Everything `text` (a segment of section `section_key`) states, in text order.
+pub fn statements(
+    text: &str,
+    section_key: &str,
+    matcher: &Matcher,
+    drugs: &Drugs,
+) -> Vec<Statement> {
+    let Some(section_kind) = relation_of_section(section_key) else {
+        return Vec::new();
+    };
+    let boxed = section_key == "boxed_warning";
+    let mut out = Vec::new();
+    for sentence in sentences(text) {
+        let lower = text[sentence.clone()].to_lowercase();
+        let kind = match section_kind {
+            RelationType::Contraindication if contains_any(&lower, HEDGES) => RelationType::Warning,
+            other => other,
+        };
+        if lower.contains("not contraindicated") {
+            continue;
+        }
+        if kind != RelationType::Interaction {
+            let sentence_text = &text[sentence.clone()];
+            for (target, around) in conditions(sentence_text, section_kind, matcher) {
+                let cues = sentence_text[around].to_lowercase();
+                out.push(Statement {
+                    target,
+                    kind,
+                    severity: severity(kind, boxed, &cues),
+                });
+            }
+        }
+        let severity = severity(kind, boxed, &lower);
+        let names_drugs = matches!(
+            section_kind,
+            RelationType::Interaction | RelationType::Contraindication
+        );
+        if names_drugs && !contains_any(&lower, NO_INTERACTION) {
+            for target in drug_targets(&lower, drugs) {
+                out.push(Statement {
+                    target,
+                    kind,
+                    severity,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The conditions a sentence states for the section's relation, negated ones and outcome
+/// words left out, each with the part of the sentence its severity is read from.
+fn conditions(
+    sentence: &str,
+    section_kind: RelationType,
+    matcher: &Matcher,
+) -> Vec<(Target, Range<usize>)> {
+    let purpose = match section_kind {
+        RelationType::AdverseReaction => Purpose::AdverseReactions(SectionGroup::AdverseReactions),
+        RelationType::Warning => Purpose::Outcomes,
+        _ => Purpose::Conditions,
+    };
+    matcher
+        .find(sentence, purpose)
+        .into_iter()
+        .filter(|m| !is_negated(sentence, m.span.clone()))
+        .filter(|m| !OUTCOME_WORDS.contains(&m.key.as_str()))
+        .map(|m| {
+            let around = around(sentence, m.span.clone());
+            let target = Target::Condition {
+                id: m.condition_id,
+                name: m.condition_name,
+            };
+            (target, around)
+        })
+        .collect()
+}
+
+/// `span` widened by `SEVERITY_REACH` bytes each side, on character boundaries.
+fn around(text: &str, span: Range<usize>) -> Range<usize> {
+    let mut start = span.start.saturating_sub(SEVERITY_REACH);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (span.end + SEVERITY_REACH).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end
+}
+
+/// The drugs and classes a label text can name: the index's vocabulary and its labels.
+pub struct Drugs<'a> {
+    pub vocabulary: &'a DrugVocabulary,
+    pub labels: &'a [Arc<LabelMeta>],
+}
+
+/// Most ingredients a product may list for its name to stand for one of them (homeopathic
+/// mixtures list dozens, "serotonin" among them).
+const MAX_INGREDIENTS: usize = 3;
+
+fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
+    drugs
+        .vocabulary
+        .understand(sentence)
+        .drugs
+        .into_iter()
+        .filter_map(|mention| match mention.class {
+            Some(class) => Some(Target::Class(class)),
+            None => drugs.named(&mention.word, &mention.labels),
+        })
+        .collect()
+}
+
+impl Drugs<'_> {
+    /// What a drug word of a text refers to: the single-ingredient labels it names (by
+    /// generic or brand name); else the ingredient itself, when a product of a few ingredients
+    /// contains it; else nothing.
+    pub fn named(&self, word: &str, labels: &BTreeSet<u32>) -> Option<Target> {
+        let meta = |l: &u32| &self.labels[*l as usize];
+        let single: Vec<u32> = labels
+            .iter()
+            .filter(|l| {
+                let m = meta(l);
+                let parts = name_parts(&m.drug.name);
+                let generic_word = first_word(&m.drug.name) == word;
+                let brand = m
+                    .drug
+                    .brand_names
+                    .iter()
+                    .any(|b| b.eq_ignore_ascii_case(word));
+                parts.len() == 1 && (generic_word || brand)
+            })
+            .copied()
+            .collect();
+        if !single.is_empty() {
+            return Some(Target::Drug(single));
+        }
+        let ingredient = labels.iter().any(|l| {
+            let parts = name_parts(&meta(l).drug.name);
+            parts.len() <= MAX_INGREDIENTS && parts.iter().any(|p| first_word(p) == word)
+        });
+        ingredient.then(|| Target::Ingredient(word.to_owned()))
+    }
+}
+
+fn first_word(name: &str) -> &str {
+    name.split_whitespace().next().unwrap_or_default()
+}
+
+fn severity(kind: RelationType, boxed: bool, sentence: &str) -> Option<Severity> {
+    if kind == RelationType::Indication {
+        return None;
+    }
+    if contains_any(sentence, LIFE_THREATENING) {
+        return Some(Severity::LifeThreatening);
+    }
+    let serious_by_kind = boxed
+        || kind == RelationType::Contraindication
+        || (kind == RelationType::Interaction && contains_any(sentence, AVOID));
+    if serious_by_kind || contains_any(sentence, SERIOUS) {
+        return Some(Severity::Serious);
+    }
+    if matches!(kind, RelationType::Warning | RelationType::Interaction)
+        || has_word(sentence, "moderate")
+    {
+        return Some(Severity::Moderate);
+    }
+    contains_any(sentence, MILD).then_some(Severity::Mild)
+}
+
+/// Whether the condition at `span` of `sentence` is denied by a negation before it (within
+/// reach) or a denial after it.
+fn is_negated(sentence: &str, span: Range<usize>) -> bool {
+    let before: Vec<String> = sentence[..span.start]
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let window = before.len().saturating_sub(NEGATION_REACH);
+    let negated_before = (window..before.len()).any(|at| {
+        let word = before[at].as_str();
+        if NEGATIONS.contains(&word) {
+            return true;
+        }
+        let instruction = at > 0 && INSTRUCTING.contains(&before[at - 1].as_str());
+        let hedge = before
+            .get(at + 1)
+            .is_some_and(|next| HEDGED_BY_NOT.contains(&next.as_str()));
+        word == "not" && !instruction && !hedge
+    });
+    let after = sentence[span.end..].to_lowercase();
+    negated_before || contains_any(&after, DENIED_AFTER)
+}
+
+/// Byte ranges of the sentences of `text`: split after `.`, `;`, `?`, `!` followed by white
+/// space, and at line breaks.
+fn sentences(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (at, &b) in bytes.iter().enumerate() {
+        let stop = matches!(b, b'.' | b';' | b'?' | b'!')
+            && bytes.get(at + 1).is_none_or(|n| n.is_ascii_whitespace());
+        if stop || b == b'\n' {
+            if text[start..=at].trim().len() > 1 {
+                out.push(start..at + 1);
+            }
+            start = at + 1;
+        }
+    }
+    if text[start..].trim().len() > 1 {
+        out.push(start..text.len());
+    }
+    out
+}
+
+fn contains_any(text: &str, needles: &[&str]) -> bool {
+    needles.iter().any(|n| {
+        text.match_indices(n).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + n.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    })
+}
+
+fn has_word(text: &str, word: &str) -> bool {
+    contains_any(text, &[word])
+}

@@ -1,0 +1,247 @@
+//! `POST /v1/graph` (§4.4): a relationship question in; what was understood, the ranked
+//! drug–condition and drug–drug relationships with fingerprinted evidence, and the hop chains
+//! out.
+
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::{blocking, Envelope, Source};
+use crate::domain::{GraphLimit, MaxHops, Question};
+use crate::engine::{AnsweredRelationship, GraphAnswer};
+use crate::graph::{GraphQuestion, Hop, RelationType, Severity};
+use crate::http::access::{Access, GraphAccess};
+use crate::http::body::JsonBody;
+use crate::http::{ApiError, AppState};
+use crate::label::{dailymed_url, section_name};
+
+/// Unknown fields are ignored.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct GraphRequest {
+    /// A question about relationships between drugs and conditions (1–2000 characters).
+    #[schema(
+        required = true,
+        example = "Which drugs interact with clopidogrel and also cause bleeding?"
+    )]
+    question: Option<String>,
+    /// Longest reasoning chain, 1–3 steps; default 2.
+    #[schema(minimum = 1, maximum = 3, example = 2)]
+    max_hops: Option<i64>,
+    /// Most relationships listed, 1–100; default 25.
+    #[schema(minimum = 1, maximum = 100, example = 10)]
+    limit: Option<i64>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct InterpretedCondition {
+    /// The words of the question.
+    text: String,
+    /// The condition they were read as.
+    name: String,
+    /// Relation types the question asks about for this condition.
+    relation_types: Vec<&'static str>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Interpretation {
+    drugs: Vec<String>,
+    classes: Vec<String>,
+    conditions: Vec<InterpretedCondition>,
+    relation_types: Vec<&'static str>,
+    /// "Which drugs …": the answer is a set of drugs.
+    asks_which_drugs: bool,
+    /// Only boxed-warning evidence counts.
+    boxed_warning_only: bool,
+    /// Only what all the drugs named have in common.
+    shared: bool,
+    /// Content words of the question that were not understood.
+    not_understood: Vec<String>,
+    /// Set when nothing in the question names a drug, class or condition of the graph.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GraphEvidence {
+    /// Exact label text stating the relationship.
+    text: String,
+    /// 128 characters of 0/1; resolves with /v1/verify.
+    fingerprint: String,
+    section: String,
+    source: Source,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GraphRelationship {
+    /// The drug whose label states the relationship (generic name, lowercase).
+    drug: String,
+    /// A condition, drug or drug class.
+    target: String,
+    /// `condition`, `drug` or `drug_class`.
+    target_kind: &'static str,
+    /// Vocabulary id (DOID:…, SYMP:…) or drugcite's (`drugcite:…`, `drug:…`, `class:…`).
+    target_id: String,
+    /// contraindication | warning | adverse_reaction | indication | interaction.
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// life_threatening | serious | moderate | mild | null (rules in the README).
+    #[schema(value_type = Option<String>)]
+    severity: Option<Severity>,
+    evidence: Vec<GraphEvidence>,
+    /// Segments stating it in all (the first few are shown).
+    evidence_count: usize,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GraphHop {
+    from: String,
+    /// A relation type, `member_of` or `has_member`.
+    #[serde(rename = "type")]
+    kind: &'static str,
+    to: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GraphPath {
+    /// Index of the relationship in `relationships` this chain led to.
+    relationship: usize,
+    hops: Vec<GraphHop>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GraphMetadata {
+    count: usize,
+    search_time_ms: f64,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GraphData {
+    question: String,
+    interpretation: Interpretation,
+    relationships: Vec<GraphRelationship>,
+    paths: Vec<GraphPath>,
+    metadata: GraphMetadata,
+}
+
+#[utoipa::path(post, path = "/v1/graph", tag = "graph",
+    request_body = GraphRequest,
+    security(("api_key" = [])),
+    responses(
+        (status = 200, description = "Relationships with evidence; empty with an interpretation when nothing was understood", body = Envelope<GraphData>),
+        (status = 400, description = "Missing, empty or oversized question; max_hops outside 1-3; limit outside 1-100; malformed body", body = crate::http::ErrorEnvelope),
+        (status = 401, description = "Missing, invalid or revoked key", body = crate::http::ErrorEnvelope),
+        (status = 403, description = "Key lacks scope `graph`", body = crate::http::ErrorEnvelope),
+        (status = 429, description = "Rate limit exceeded; see Retry-After", body = crate::http::ErrorEnvelope),
+        (status = 500, description = "Server error", body = crate::http::ErrorEnvelope),
+    ))]
+pub async fn graph(
+    _access: Access<GraphAccess>,
+    State(state): State<AppState>,
+    JsonBody(request): JsonBody<GraphRequest>,
+) -> Result<Json<Envelope<GraphData>>, ApiError> {
+    let question = Question::parse(request.question)?;
+    let max_hops = MaxHops::parse(request.max_hops)?;
+    let limit = GraphLimit::parse(request.limit)?;
+    let started = Instant::now();
+    let engine = state.engine.clone();
+    let asked = question.clone();
+    let answer = blocking(move || engine.graph(&asked, max_hops, limit)).await?;
+    let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+    Ok(Json(Envelope::ok(shape(
+        question.as_str(),
+        answer,
+        elapsed,
+    ))))
+}
+
+fn shape(question: &str, answer: GraphAnswer, search_time_ms: f64) -> GraphData {
+    let paths = answer
+        .relationships
+        .iter()
+        .enumerate()
+        .map(|(relationship, r)| GraphPath {
+            relationship,
+            hops: r.path.iter().map(hop).collect(),
+        })
+        .collect();
+    let relationships: Vec<GraphRelationship> =
+        answer.relationships.into_iter().map(relationship).collect();
+    GraphData {
+        question: question.to_owned(),
+        interpretation: interpretation(&answer.understood),
+        metadata: GraphMetadata {
+            count: relationships.len(),
+            search_time_ms,
+        },
+        relationships,
+        paths,
+    }
+}
+
+fn interpretation(understood: &GraphQuestion) -> Interpretation {
+    let names = |class: bool| {
+        understood
+            .drugs
+            .iter()
+            .filter(|d| d.is_class == class)
+            .flat_map(|d| d.nodes.iter().map(|n| n.name.clone()))
+            .collect()
+    };
+    let kinds = |kinds: &[RelationType]| kinds.iter().map(|k| k.as_str()).collect();
+    Interpretation {
+        drugs: names(false),
+        classes: names(true),
+        conditions: understood
+            .conditions
+            .iter()
+            .map(|c| InterpretedCondition {
+                text: c.text.clone(),
+                name: c.name.clone(),
+                relation_types: kinds(&c.relations),
+            })
+            .collect(),
+        relation_types: kinds(&understood.relation_types),
+        asks_which_drugs: understood.asks_which,
+        boxed_warning_only: understood.boxed_only,
+        shared: understood.shared,
+        not_understood: understood.unrecognized.clone(),
+        message: (!understood.understood_anything()).then(|| {
+            "no drug, drug class or condition known to the graph was recognised in the question"
+                .to_owned()
+        }),
+    }
+}
+
+fn relationship(r: AnsweredRelationship) -> GraphRelationship {
+    GraphRelationship {
+        drug: r.drug,
+        target: r.target.name,
+        target_kind: r.target.kind.as_str(),
+        target_id: r.target.id,
+        kind: r.kind.as_str(),
+        severity: r.severity,
+        evidence_count: r.evidence_count,
+        evidence: r
+            .evidence
+            .iter()
+            .map(|segment| GraphEvidence {
+                text: segment.text.clone(),
+                fingerprint: segment.fingerprint.to_string(),
+                section: section_name(&segment.section_key).into_owned(),
+                source: Source {
+                    url: dailymed_url(&segment.label.set_id),
+                },
+            })
+            .collect(),
+    }
+}
+
+fn hop(h: &Hop) -> GraphHop {
+    GraphHop {
+        from: h.from.clone(),
+        kind: h.kind,
+        to: h.to.clone(),
+    }
+}
