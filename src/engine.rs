@@ -306,7 +306,7 @@ impl Engine {
             .answer(&understood, max_hops.get(), limit.get());
         let relationships = found
             .iter()
-            .map(|f| self.answered(f))
+            .map(|f| self.answered(f, understood.boxed_only))
             .collect::<Result<_, _>>()?;
         Ok(GraphAnswer {
             understood,
@@ -314,10 +314,22 @@ impl Engine {
         })
     }
 
-    /// A found relationship with its strongest evidence segments (boxed warnings first).
-    fn answered(&self, found: &Found) -> Result<AnsweredRelationship, EngineError> {
-        let mut evidence: Vec<&GraphEvidence> = found.edge.evidence.iter().collect();
-        evidence.sort_by_key(|e| (e.section != "boxed_warning", e.fingerprint));
+    /// A found relationship with its strongest evidence segments (boxed warnings first; only
+    /// those when the question asks about boxed warnings).
+    fn answered(
+        &self,
+        found: &Found,
+        boxed_only: bool,
+    ) -> Result<AnsweredRelationship, EngineError> {
+        let boxed = |e: &&GraphEvidence| e.section == "boxed_warning";
+        let mut evidence: Vec<&GraphEvidence> = found
+            .edge
+            .evidence
+            .iter()
+            .filter(|e| !boxed_only || boxed(e))
+            .collect();
+        let evidence_count = evidence.len();
+        evidence.sort_by_key(|e| (!boxed(e), e.fingerprint));
         let mut segments = Vec::new();
         for item in evidence.into_iter().take(EVIDENCE_SHOWN) {
             if let Verification::Verified(segment) = self.verify(item.fingerprint)? {
@@ -329,7 +341,7 @@ impl Engine {
             target: found.target.clone(),
             kind: found.edge.kind,
             severity: found.edge.severity,
-            evidence_count: found.edge.evidence.len(),
+            evidence_count,
             evidence: segments,
             path: found.path.clone(),
         })

@@ -367,3 +367,141 @@ fn contains_any(text: &str, needles: &[&str]) -> bool {
 fn has_word(text: &str, word: &str) -> bool {
     contains_any(text, &[word])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conditions::{Lexicon, VocabularyTerm};
+    use crate::label::{Drug, NameSource};
+    use crate::query::LabelNames;
+
+    fn matcher() -> Matcher {
+        let term = |id: &str, name: &str| VocabularyTerm {
+            id: id.into(),
+            name: name.into(),
+            synonyms: vec![],
+        };
+        let vocabulary = [
+            term("DOID:1", "renal impairment"),
+            term("DOID:2", "bleeding"),
+            term("DOID:3", "agranulocytosis"),
+            term("DOID:4", "nausea"),
+            term("DOID:5", "liver failure"),
+        ];
+        Matcher::new(Lexicon::build(&vocabulary, &[]))
+    }
+
+    fn label(name: &str, brand: &str) -> Arc<LabelMeta> {
+        Arc::new(LabelMeta {
+            label_id: name.into(),
+            set_id: name.into(),
+            version: "1".into(),
+            effective_time: "20240101".into(),
+            drug: Drug {
+                name: name.into(),
+                brand_names: vec![brand.into()],
+                ..Drug::default()
+            },
+            name_source: NameSource::GenericName,
+            search_names: vec![name.into(), brand.to_lowercase()],
+            classes: vec![],
+        })
+    }
+
+    fn statements_of(text: &str, section: &str) -> Vec<(String, RelationType, Option<Severity>)> {
+        let labels = [
+            label("warfarin sodium", "Coumadin"),
+            label("aspirin", "Bayer"),
+        ];
+        let vocabulary =
+            DrugVocabulary::build(labels.iter().enumerate().map(|(i, l)| LabelNames {
+                label: i as u32,
+                generic: &l.drug.name,
+                names: &l.search_names,
+                classes: &l.classes,
+            }));
+        let drugs = Drugs {
+            vocabulary: &vocabulary,
+            labels: &labels,
+        };
+        statements(text, section, &matcher(), &drugs)
+            .into_iter()
+            .map(|s| {
+                let target = match s.target {
+                    Target::Condition { name, .. } => name,
+                    Target::Drug(labels) => format!("drug {labels:?}"),
+                    Target::Ingredient(name) => format!("ingredient {name}"),
+                    Target::Class(name) => format!("class {name}"),
+                };
+                (target, s.kind, s.severity)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_hedged_contraindication_is_a_warning_and_a_plain_one_is_serious() {
+        let found = statements_of(
+            "Contraindicated in patients with renal impairment. Use in patients with bleeding is not recommended.",
+            "contraindications",
+        );
+        assert_eq!(
+            found,
+            [
+                (
+                    "renal impairment".into(),
+                    RelationType::Contraindication,
+                    Some(Severity::Serious)
+                ),
+                (
+                    "bleeding".into(),
+                    RelationType::Warning,
+                    Some(Severity::Moderate)
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn denied_conditions_are_not_adverse_reactions() {
+        let found = statements_of(
+            "Nausea occurred in 5% of patients. No cases of agranulocytosis were reported. \
+             Bleeding was not observed.",
+            "adverse_reactions",
+        );
+        assert_eq!(
+            found,
+            [("nausea".into(), RelationType::AdverseReaction, None)]
+        );
+    }
+
+    #[test]
+    fn severity_reads_the_words_near_the_condition_and_the_section() {
+        let fatal = statements_of(
+            "Cases of fatal liver failure have been reported.",
+            "warnings_and_cautions",
+        );
+        assert_eq!(fatal[0].2, Some(Severity::LifeThreatening));
+        let boxed = statements_of("WARNING: BLEEDING.", "boxed_warning");
+        assert_eq!(boxed[0].2, Some(Severity::Serious));
+        let mild = statements_of("Mild nausea was reported.", "adverse_reactions");
+        assert_eq!(mild[0].2, Some(Severity::Mild));
+        assert!(statements_of("Nausea was reported.", "how_supplied").is_empty());
+    }
+
+    #[test]
+    fn interactions_name_drugs_by_generic_or_brand_but_not_their_absence() {
+        let found = statements_of(
+            "Avoid concomitant use of Coumadin, which increases the risk of bleeding. \
+             No clinically significant interaction with aspirin was observed.",
+            "drug_interactions",
+        );
+        assert_eq!(
+            found,
+            [(
+                "drug [0]".into(),
+                RelationType::Interaction,
+                Some(Severity::Serious)
+            )]
+        );
+    }
+}

@@ -199,6 +199,25 @@ impl TestApp {
         reply(request).await
     }
 
+    pub async fn graph_raw(&self, key: Option<&str>, body: Value) -> Reply {
+        let mut request = self
+            .client
+            .post(format!("{}/v1/graph", self.base))
+            .json(&body);
+        if let Some(key) = key {
+            request = request.header("x-api-key", key);
+        }
+        reply(request).await
+    }
+
+    /// Asks /v1/graph with the all-scopes key; the reply must be a 200.
+    pub async fn graph(&self, question: &str, max_hops: u32) -> Value {
+        let body = serde_json::json!({ "question": question, "max_hops": max_hops, "limit": 100 });
+        let reply = self.graph_raw(Some(&self.key), body).await;
+        assert_eq!(reply.status, 200, "body: {}", reply.body);
+        reply.body["data"].clone()
+    }
+
     pub async fn get(&self, path: &str) -> Reply {
         reply(self.client.get(format!("{}{path}", self.base))).await
     }

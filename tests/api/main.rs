@@ -5,6 +5,7 @@ mod auth;
 mod cli;
 mod corpus;
 mod extract;
+mod graph;
 mod helpers;
 mod ingest;
 mod search;
