@@ -19,10 +19,10 @@ scripts/install-model.sh
 cargo build --release --locked
 bin=./target/release/drugcite
 if [ "${DRUGCITE_LEXICAL:-0}" = 1 ]; then
-  "$bin" ingest --lexical-only "$corpus"
+  "$bin" ingest --lexical-only --vocab "$shared/vocab" "$corpus"
   serve_flags=(--lexical-only)
 else
-  "$bin" ingest "$corpus"
+  "$bin" ingest --vocab "$shared/vocab" "$corpus"
   serve_flags=()
 fi
 
