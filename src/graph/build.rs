@@ -41,10 +41,7 @@ pub fn build(snapshot: &Snapshot, matcher: &Matcher) -> Result<GraphData, StoreE
         names: &l.search_names,
         classes: &l.classes,
     }));
-    let drugs = Drugs {
-        vocabulary: &vocabulary,
-        labels,
-    };
+    let drugs = Drugs::new(&vocabulary, labels);
     let drug_of = |label: u32| Node::drug(&labels[label as usize].drug.name);
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
     let mut edges: BTreeMap<(String, String, RelationType), Accumulated> = BTreeMap::new();

@@ -62,7 +62,7 @@ impl Reasoner {
         labels: &[Arc<LabelMeta>],
     ) -> GraphQuestion {
         let understander = Understander {
-            drugs: Drugs { vocabulary, labels },
+            drugs: Drugs::new(vocabulary, labels),
             labels,
             matcher: &self.matcher,
             synonyms: &self.synonyms,

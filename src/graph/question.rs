@@ -161,8 +161,15 @@ pub struct GraphQuestion {
 }
 
 impl GraphQuestion {
-    pub fn understood_anything(&self) -> bool {
-        !self.drugs.is_empty() || !self.conditions.is_empty()
+    /// Why the question cannot be answered as asked, if it cannot.
+    pub fn note(&self) -> Option<&'static str> {
+        if self.drugs.is_empty() && self.conditions.is_empty() {
+            Some("no drug, drug class or condition known to the graph was recognised in the question")
+        } else if self.drugs.is_empty() && !self.asks_which {
+            Some("no drug or drug class known to the graph was recognised; ask \"which drugs …\" to search all drugs")
+        } else {
+            None
+        }
     }
 }
 
@@ -191,7 +198,7 @@ impl Understander<'_> {
             drugs,
             conditions,
             relation_types,
-            asks_which: self.drugs.vocabulary.understand(question).subject_open
+            asks_which: self.drugs.vocabulary().understand(question).subject_open
                 || ASKS_WHICH.is_match(&lower),
             boxed_only: BOXED.is_match(&lower),
             shared: SHARED.is_match(&lower),
@@ -201,7 +208,7 @@ impl Understander<'_> {
 
     fn named_drugs(&self, lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> {
         let mut named = Vec::new();
-        for mention in self.drugs.vocabulary.understand(lower).drugs {
+        for mention in self.drugs.vocabulary().understand(lower).drugs {
             let (target, is_class) = match &mention.class {
                 Some(class) => (Some(Target::Class(class.clone())), true),
                 None => (self.drugs.named(&mention.word, &mention.labels), false),

@@ -104,7 +104,7 @@ impl KnowledgeGraph {
         max_hops: usize,
         limit: usize,
     ) -> Vec<Found<'_>> {
-        let mut found = if question.asks_which || subjects_of(question).is_empty() {
+        let mut found = if question.asks_which {
             self.which_drugs(question, max_hops)
         } else {
             self.about_subjects(question, max_hops)

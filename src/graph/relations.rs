@@ -16,7 +16,7 @@
 
 use std::ops::Range;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::model::{RelationType, Severity};
@@ -97,7 +97,7 @@ const AVOID: &[&str] = &["avoid", "contraindicated", "do not"];
 const OUTCOME_WORDS: &[&str] = &["fatal", "death", "deaths", "died", "mortality", "fatality"];
 /// Around a condition, how many bytes either side its severity words are read from (table
 /// rows run together into one long "sentence").
-const SEVERITY_REACH: usize = 150;
+const SEVERITY_REACH: usize = 80;
 
 /// What a segment's relation points at.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -215,7 +215,9 @@ fn conditions(
         .collect()
 }
 
-/// `span` widened by `SEVERITY_REACH` bytes each side, on character boundaries.
+/// `span` widened by `SEVERITY_REACH` bytes each side, on character boundaries, but not past
+/// a colon (which ends a list heading: "Hepatobiliary: fatal hepatic failure. Musculoskeletal:
+/// arthralgia").
 fn around(text: &str, span: Range<usize>) -> Range<usize> {
     let mut start = span.start.saturating_sub(SEVERITY_REACH);
     while !text.is_char_boundary(start) {
@@ -225,13 +227,21 @@ fn around(text: &str, span: Range<usize>) -> Range<usize> {
     while !text.is_char_boundary(end) {
         end += 1;
     }
+    let start = text[start..span.start]
+        .rfind(':')
+        .map_or(start, |at| start + at + 1);
+    let end = text[span.end..end]
+        .find(':')
+        .map_or(end, |at| span.end + at);
     start..end
 }
 
-/// The drugs and classes a label text can name: the index's vocabulary and its labels.
+/// The drugs and classes a label text can name: the index's vocabulary and its labels, and
+/// the curated brands (brand → first word of the generic name).
 pub struct Drugs<'a> {
-    pub vocabulary: &'a DrugVocabulary,
-    pub labels: &'a [Arc<LabelMeta>],
+    vocabulary: &'a DrugVocabulary,
+    labels: &'a [Arc<LabelMeta>],
+    brands: HashMap<String, String>,
 }
 
 /// Most ingredients a product may list for its name to stand for one of them (homeopathic
@@ -240,7 +250,7 @@ const MAX_INGREDIENTS: usize = 3;
 
 fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
     drugs
-        .vocabulary
+        .vocabulary()
         .understand(sentence)
         .drugs
         .into_iter()
@@ -251,7 +261,23 @@ fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
         .collect()
 }
 
-impl Drugs<'_> {
+impl<'a> Drugs<'a> {
+    pub fn new(vocabulary: &'a DrugVocabulary, labels: &'a [Arc<LabelMeta>]) -> Self {
+        let brands = crate::curated::brands()
+            .into_iter()
+            .map(|b| (b.brand, b.generic))
+            .collect();
+        Self {
+            vocabulary,
+            labels,
+            brands,
+        }
+    }
+
+    pub fn vocabulary(&self) -> &DrugVocabulary {
+        self.vocabulary
+    }
+
     /// What a drug word of a text refers to: the single-ingredient labels it names (by
     /// generic or brand name); else the ingredient itself, when a product of a few ingredients
     /// contains it; else nothing.
@@ -262,7 +288,9 @@ impl Drugs<'_> {
             .filter(|l| {
                 let m = meta(l);
                 let parts = name_parts(&m.drug.name);
-                let generic_word = first_word(&m.drug.name) == word;
+                let generic = first_word(&m.drug.name);
+                let generic_word =
+                    generic == word || self.brands.get(word).is_some_and(|g| g == generic);
                 let brand = m
                     .drug
                     .brand_names
@@ -420,10 +448,7 @@ mod tests {
                 names: &l.search_names,
                 classes: &l.classes,
             }));
-        let drugs = Drugs {
-            vocabulary: &vocabulary,
-            labels: &labels,
-        };
+        let drugs = Drugs::new(&vocabulary, &labels);
         statements(text, section, &matcher(), &drugs)
             .into_iter()
             .map(|s| {
@@ -483,6 +508,14 @@ mod tests {
         assert_eq!(fatal[0].2, Some(Severity::LifeThreatening));
         let boxed = statements_of("WARNING: BLEEDING.", "boxed_warning");
         assert_eq!(boxed[0].2, Some(Severity::Serious));
+        let listed = statements_of(
+            "Hepatobiliary: fatal liver failure Gastrointestinal: nausea",
+            "adverse_reactions",
+        );
+        assert_eq!(
+            listed[1],
+            ("nausea".into(), RelationType::AdverseReaction, None)
+        );
         let mild = statements_of("Mild nausea was reported.", "adverse_reactions");
         assert_eq!(mild[0].2, Some(Severity::Mild));
         assert!(statements_of("Nausea was reported.", "how_supplied").is_empty());

@@ -193,3 +193,31 @@ fn ingest_reports_the_graph_it_stored() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_curated_brand_names_its_generic_and_a_drug_outside_the_graph_is_said_so() {
+    let app = spawn_app().await;
+    let data = app
+        .graph("What are the contraindications of Plavix?", 2)
+        .await;
+    assert_eq!(
+        data["interpretation"]["drugs"],
+        json!(["clopidogrel bisulfate"])
+    );
+    assert!(relationships(&data)
+        .iter()
+        .all(|r| r["drug"] == "clopidogrel bisulfate"));
+    assert!(!relationships(&data).is_empty(), "{data}");
+
+    let unknown = app.graph("Does lisinopril cause nausea?", 2).await;
+    assert!(
+        relationships(&unknown).is_empty(),
+        "no drug named: no answer about all drugs"
+    );
+    let interpretation = &unknown["interpretation"];
+    assert_eq!(interpretation["not_understood"], json!(["lisinopril"]));
+    assert!(interpretation["message"]
+        .as_str()
+        .unwrap()
+        .contains("which drugs"));
+}

@@ -58,7 +58,8 @@ pub struct Interpretation {
     shared: bool,
     /// Content words of the question that were not understood.
     not_understood: Vec<String>,
-    /// Set when nothing in the question names a drug, class or condition of the graph.
+    /// Set when the question cannot be answered as asked: it names nothing the graph knows, or
+    /// conditions but no drug without asking "which drugs".
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
 }
@@ -207,10 +208,7 @@ fn interpretation(understood: &GraphQuestion) -> Interpretation {
         boxed_warning_only: understood.boxed_only,
         shared: understood.shared,
         not_understood: understood.unrecognized.clone(),
-        message: (!understood.understood_anything()).then(|| {
-            "no drug, drug class or condition known to the graph was recognised in the question"
-                .to_owned()
-        }),
+        message: understood.note().map(str::to_owned),
     }
 }
 
