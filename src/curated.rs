@@ -7,6 +7,7 @@ const BRANDS: &str = include_str!("../graph/brands.tsv");
 const CLASSES: &str = include_str!("../graph/drug-classes.tsv");
 const LAY_TERMS: &str = include_str!("../graph/lay-terms.tsv");
 const CONDITION_SYNONYMS: &str = include_str!("../graph/condition-synonyms.tsv");
+const LAB_ANALYTES: &str = include_str!("../graph/lab-analytes.tsv");
 
 /// A brand name and the first word of its generic name, both lowercase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +64,13 @@ pub fn condition_synonyms() -> Vec<ConditionSynonyms> {
             phrases.extend(split_list(&others));
             ConditionSynonyms { phrases }
         })
+        .collect()
+}
+
+/// Laboratory analytes whose changes labels report as reactions, lowercase.
+pub fn lab_analytes() -> Vec<String> {
+    rows(LAB_ANALYTES)
+        .filter_map(|fields| fields.first().map(|f| f.to_lowercase()))
         .collect()
 }
 

@@ -285,7 +285,8 @@ pub enum Purpose {
 
 pub struct Matcher {
     lexicon: Lexicon,
-    /// Laboratory analytes ("alt", "blood creatinine"), from annotated findings about them.
+    /// Laboratory analytes ("alt", "blood creatinine"): curated (graph/lab-analytes.tsv) and
+    /// from annotated findings about them.
     analytes: HashSet<String>,
     /// Last words of several annotated reactions ("pain", "edema"): a word before them may
     /// belong to the reaction's name.
@@ -297,7 +298,10 @@ pub struct Matcher {
 
 impl Matcher {
     pub fn new(lexicon: Lexicon) -> Self {
-        let mut analytes = HashSet::new();
+        let mut analytes: HashSet<String> = crate::curated::lab_analytes()
+            .iter()
+            .map(|a| key_of(a))
+            .collect();
         let mut head_counts: HashMap<&str, usize> = HashMap::new();
         let mut modifier_counts: HashMap<&str, usize> = HashMap::new();
         for key in lexicon.annotated_keys() {
@@ -319,7 +323,7 @@ impl Matcher {
         let heads = at_least(head_counts, 3);
         let modifiers = at_least(modifier_counts, 2)
             .into_iter()
-            .filter(|w| !NOT_MODIFIERS.contains(&w.as_str()))
+            .filter(|w| w.chars().all(char::is_alphabetic) && !NOT_MODIFIERS.contains(&w.as_str()))
             .collect();
         let headings = HEADINGS
             .iter()
@@ -407,7 +411,7 @@ impl Matcher {
             Purpose::Outcomes => true,
         };
         self.is_lab_finding(words)
-            || self.is_site_reaction(text, words, purpose)
+            || self.is_site_reaction(text, words)
             || (finding_word && is_finding_word(words))
     }
 
@@ -427,7 +431,7 @@ impl Matcher {
         }
     }
 
-    fn is_site_reaction(&self, text: &str, words: &[Word], purpose: Purpose) -> bool {
+    fn is_site_reaction(&self, text: &str, words: &[Word]) -> bool {
         let [place, second, rest @ ..] = words else {
             return false;
         };
@@ -436,7 +440,7 @@ impl Matcher {
             && self
                 .lexicon
                 .get(&join(rest))
-                .is_some_and(|e| entry_accepts(e, text, rest, purpose))
+                .is_some_and(|e| entry_accepts(e, text, rest, Purpose::Conditions))
     }
 
     /// Moves the start of a reaction ending in a head word left over the words that name where
@@ -609,6 +613,17 @@ mod tests {
                 ADVERSE
             ),
             ["elevated ALT", "ALT increased", "increases in serum ALT"]
+        );
+    }
+
+    #[test]
+    fn curated_analytes_make_findings_without_annotated_examples() {
+        assert_eq!(
+            found(
+                "Hemoglobin low, platelet count decreased, weight: 70 kg",
+                ADVERSE
+            ),
+            ["Hemoglobin low", "platelet count decreased"]
         );
     }
 
