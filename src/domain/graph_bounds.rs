@@ -1,6 +1,6 @@
 //! `max_hops` and `limit` of a graph question, within 1–3 and 1–100.
 
-use super::InvalidInput;
+use super::{count_within, InvalidInput};
 
 const MAX_HOPS: i64 = 3;
 const DEFAULT_HOPS: usize = 2;
@@ -14,11 +14,9 @@ pub struct MaxHops(usize);
 impl MaxHops {
     /// `None` gives the default of 2 (a class's members and their relationships).
     pub fn parse(requested: Option<i64>) -> Result<Self, InvalidInput> {
-        match requested {
-            None => Ok(Self(DEFAULT_HOPS)),
-            Some(h) if (1..=MAX_HOPS).contains(&h) => Ok(Self(h as usize)),
-            Some(_) => Err(InvalidInput::MaxHopsOutOfRange { max: MAX_HOPS }),
-        }
+        count_within(requested, MAX_HOPS, DEFAULT_HOPS)
+            .map(Self)
+            .ok_or(InvalidInput::MaxHopsOutOfRange { max: MAX_HOPS })
     }
 
     pub fn get(self) -> usize {
@@ -33,11 +31,9 @@ pub struct GraphLimit(usize);
 impl GraphLimit {
     /// `None` gives the default of 25.
     pub fn parse(requested: Option<i64>) -> Result<Self, InvalidInput> {
-        match requested {
-            None => Ok(Self(DEFAULT_LIMIT)),
-            Some(l) if (1..=MAX_LIMIT).contains(&l) => Ok(Self(l as usize)),
-            Some(_) => Err(InvalidInput::LimitOutOfRange { max: MAX_LIMIT }),
-        }
+        count_within(requested, MAX_LIMIT, DEFAULT_LIMIT)
+            .map(Self)
+            .ok_or(InvalidInput::LimitOutOfRange { max: MAX_LIMIT })
     }
 
     pub fn get(self) -> usize {

@@ -15,6 +15,15 @@ pub use graph_bounds::{GraphLimit, MaxHops};
 pub use question::Question;
 pub use top_k::TopK;
 
+/// `requested` if it lies in `1..=max`, `default` if absent; `None` if out of range.
+fn count_within(requested: Option<i64>, max: i64, default: usize) -> Option<usize> {
+    match requested {
+        None => Some(default),
+        Some(n) if (1..=max).contains(&n) => Some(n as usize),
+        Some(_) => None,
+    }
+}
+
 /// Why a piece of client input was refused. The HTTP layer turns every variant into a 400.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvalidInput {

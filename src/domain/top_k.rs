@@ -1,6 +1,6 @@
 //! `top_k`: how many search results a client asked for, within the spec's 1–100.
 
-use super::InvalidInput;
+use super::{count_within, InvalidInput};
 
 const MIN: i64 = 1;
 const MAX: i64 = 100;
@@ -12,11 +12,9 @@ pub struct TopK(usize);
 impl TopK {
     /// `None` (field absent or null) gives the spec's default of 10.
     pub fn parse(requested: Option<i64>) -> Result<Self, InvalidInput> {
-        match requested {
-            None => Ok(Self(DEFAULT)),
-            Some(k) if (MIN..=MAX).contains(&k) => Ok(Self(k as usize)),
-            Some(_) => Err(InvalidInput::TopKOutOfRange { min: MIN, max: MAX }),
-        }
+        count_within(requested, MAX, DEFAULT)
+            .map(Self)
+            .ok_or(InvalidInput::TopKOutOfRange { min: MIN, max: MAX })
     }
 
     pub fn get(self) -> usize {
