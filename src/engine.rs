@@ -186,6 +186,13 @@ impl Engine {
         self.live.load().snapshot.segment_count()
     }
 
+    /// Nodes and relationships of the live knowledge graph.
+    pub fn graph_size(&self) -> (usize, usize) {
+        let graph = self.live.load();
+        let graph = graph.reasoner.graph();
+        (graph.node_count(), graph.edge_count())
+    }
+
     /// Whether searches use embeddings (a model is loaded and the index has vectors).
     pub fn is_semantic(&self) -> bool {
         self.embedder.is_some() && self.live.load().dense.is_some()

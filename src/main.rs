@@ -322,9 +322,12 @@ fn serve(
     limits: RateLimitConfig,
 ) -> anyhow::Result<()> {
     let engine = Engine::open(data_dir.clone(), embedder)?;
+    let (graph_nodes, graph_relationships) = engine.graph_size();
     tracing::info!(
         segments = engine.segment_count(),
         semantic = engine.is_semantic(),
+        graph_nodes,
+        graph_relationships,
         generation = %engine.generation().display(),
         "index loaded"
     );

@@ -197,8 +197,6 @@ pub fn project_id(key: &str) -> String {
 #[derive(Clone, Debug, Default)]
 pub struct Lexicon {
     entries: HashMap<String, Entry>,
-    /// For each first word, the most words a term starting with it has.
-    longest_from: HashMap<String, usize>,
     annotated_keys: Vec<String>,
 }
 
@@ -225,7 +223,7 @@ impl Lexicon {
             return;
         }
         let acronym = surface.len() <= 5 && surface.chars().all(|c| !c.is_lowercase());
-        self.insert(
+        self.entries.insert(
             key,
             Entry {
                 condition_id: term.id.clone(),
@@ -263,46 +261,19 @@ impl Lexicon {
                     stats: term.stats,
                     acronym: false,
                 };
-                self.insert(key, entry);
+                self.entries.insert(key, entry);
             }
             None => {}
         }
-    }
-
-    fn insert(&mut self, key: String, entry: Entry) {
-        let mut parts = key.split(' ');
-        let first = parts.next().unwrap_or_default().to_owned();
-        let length = 1 + parts.count();
-        let longest = self.longest_from.entry(first).or_default();
-        *longest = (*longest).max(length);
-        self.entries.insert(key, entry);
     }
 
     pub fn get(&self, key: &str) -> Option<&Entry> {
         self.entries.get(key)
     }
 
-    /// The most words a term starting with `first` can have (0: none starts with it).
-    pub fn longest_from(&self, first: &str) -> usize {
-        self.longest_from.get(first).copied().unwrap_or(0)
-    }
-
     /// Keys of the terms annotated as adverse reactions in the learning half.
     pub fn annotated_keys(&self) -> &[String] {
         &self.annotated_keys
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Every key with its entry, for building indexes over the lexicon.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Entry)> {
-        self.entries.iter().map(|(k, e)| (k.as_str(), e))
     }
 }
 
@@ -334,7 +305,6 @@ mod tests {
         );
         assert!(lexicon.get("m").is_none());
         assert!(lexicon.get("ms").unwrap().acronym);
-        assert_eq!(lexicon.longest_from("type"), 4);
     }
 
     #[test]
