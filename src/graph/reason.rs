@@ -117,7 +117,12 @@ impl KnowledgeGraph {
     fn about_subjects(&self, question: &GraphQuestion, max_hops: usize) -> Vec<Found<'_>> {
         let subjects = subjects_of(question);
         let partners: Vec<&NamedDrug> = question.drugs.iter().skip(1).collect();
-        let interaction_partners = question.relation_types.contains(&RelationType::Interaction)
+        let asks_drug_relation = question.relation_types.contains(&RelationType::Interaction)
+            || question
+                .relation_types
+                .contains(&RelationType::Contraindication);
+        let interaction_partners = asks_drug_relation
+            && question.conditions.is_empty()
             && !question.shared
             && !partners.is_empty();
         let reaches: Vec<HashMap<NodeIndex, Vec<Walk>>> = if interaction_partners {
@@ -311,7 +316,8 @@ impl KnowledgeGraph {
         }
     }
 
-    /// Every drug an interaction chain from `partner` reaches within `budget` steps, with the
+    /// Every drug an interaction chain from `partner` reaches within `budget` steps (an
+    /// interaction or drug contraindication edge once, class memberships around it), with the
     /// walks that reach it (see `walk_interactions`).
     fn reach(&self, partner: &NamedDrug, budget: usize) -> HashMap<NodeIndex, Vec<Walk>> {
         let mut reached: HashMap<NodeIndex, Vec<Walk>> = HashMap::new();
@@ -339,9 +345,7 @@ impl KnowledgeGraph {
         walks
             .filter(|walk| walk.len() <= budget)
             .filter_map(|walk| {
-                let &(edge, _, _) = walk
-                    .iter()
-                    .find(|(e, _, _)| self.graph[*e].kind == RelationType::Interaction)?;
+                let &(edge, _, _) = walk.iter().find(|(e, _, _)| self.is_drug_relation(*e))?;
                 let (from, to) = self.graph.edge_endpoints(edge)?;
                 let mut path = lead.to_vec();
                 path.extend(walk.iter().map(|&(e, a, b)| self.step(e, a, b)));
@@ -353,6 +357,20 @@ impl KnowledgeGraph {
                 })
             })
             .collect()
+    }
+
+    /// An interaction, or a contraindication with a drug or class ("contraindicated with MAO
+    /// inhibitors"): the edges a chain between two drugs may use once.
+    fn is_drug_relation(&self, edge: EdgeIndex) -> bool {
+        let to_drug = self
+            .graph
+            .edge_endpoints(edge)
+            .is_some_and(|(_, to)| self.graph[to].kind != NodeKind::Condition);
+        match self.graph[edge].kind {
+            RelationType::Interaction => true,
+            RelationType::Contraindication => to_drug,
+            _ => false,
+        }
     }
 
     /// Breadth-first walks from `start` over interaction edges (one at most per walk) and
@@ -387,7 +405,7 @@ impl KnowledgeGraph {
             });
             for (edge, other) in next {
                 let kind = self.graph[edge].kind;
-                let interaction = kind == RelationType::Interaction;
+                let interaction = self.is_drug_relation(edge);
                 if (interaction && used) || !(interaction || kind == RelationType::MemberOf) {
                     continue;
                 }
@@ -420,14 +438,19 @@ impl KnowledgeGraph {
         }
     }
 
-    /// A walked step as a hop, a member_of edge walked from the class read "has_member".
+    /// A walked step as a hop: a member_of edge walked from the class reads "has_member"; a
+    /// relationship keeps its own direction (the drug whose label states it first).
     fn step(&self, edge: EdgeIndex, from: NodeIndex, to: NodeIndex) -> Hop {
-        let kind = self.graph[edge].kind;
-        let label = match kind {
-            RelationType::MemberOf if self.graph[from].kind == NodeKind::DrugClass => "has_member",
-            other => other.as_str(),
-        };
-        self.hop(from, label, to)
+        match self.graph[edge].kind {
+            RelationType::MemberOf if self.graph[from].kind == NodeKind::DrugClass => {
+                self.hop(from, "has_member", to)
+            }
+            RelationType::MemberOf => self.hop(from, "member_of", to),
+            kind => {
+                let (source, target) = self.graph.edge_endpoints(edge).unwrap_or((from, to));
+                self.hop(source, kind.as_str(), target)
+            }
+        }
     }
 
     fn hop(&self, from: NodeIndex, kind: &'static str, to: NodeIndex) -> Hop {
@@ -450,9 +473,14 @@ fn subjects_of(question: &GraphQuestion) -> Vec<&NamedDrug> {
 }
 
 /// "Which SSRIs …": the class named is what is asked for, not a partner ("which drugs interact
-/// with SSRIs").
+/// with SSRIs", "which drugs are contraindicated with MAO inhibitors").
 fn class_is_asked(question: &GraphQuestion) -> bool {
-    !question.relation_types.contains(&RelationType::Interaction) || question.drugs.len() > 1
+    let about_partners = question.conditions.is_empty()
+        && (question.relation_types.contains(&RelationType::Interaction)
+            || question
+                .relation_types
+                .contains(&RelationType::Contraindication));
+    !about_partners || question.drugs.len() > 1
 }
 
 fn boxed_ok(edge: &Edge, boxed_only: bool) -> bool {
@@ -679,6 +707,49 @@ mod tests {
         assert!(
             graph.answer(&question, 1, 10).is_empty(),
             "the class step needs a second hop"
+        );
+    }
+
+    #[test]
+    fn a_contraindication_with_a_class_links_drugs_like_an_interaction() {
+        let data = GraphData {
+            nodes: vec![
+                Node::drug("a"),
+                Node::drug("d"),
+                Node::class("k"),
+                Node::condition("DOID:3", "nausea"),
+            ],
+            relationships: vec![
+                edge(
+                    "drug:d",
+                    "class:k",
+                    RelationType::Contraindication,
+                    Some(Severity::Serious),
+                    1,
+                    "contraindications",
+                ),
+                edge(
+                    "drug:d",
+                    "DOID:3",
+                    RelationType::Contraindication,
+                    Some(Severity::Serious),
+                    1,
+                    "contraindications",
+                ),
+                edge("drug:a", "class:k", RelationType::MemberOf, None, 0, ""),
+            ],
+        };
+        let graph = KnowledgeGraph::new(data);
+        let question = GraphQuestion {
+            drugs: vec![named("k", true)],
+            relation_types: vec![RelationType::Contraindication],
+            asks_which: true,
+            ..GraphQuestion::default()
+        };
+        let found = graph.answer(&question, 2, 10);
+        assert_eq!(
+            summary(&found),
+            [("d".into(), "contraindication", "k".into(), 1)]
         );
     }
 
