@@ -63,7 +63,6 @@ impl Reasoner {
     ) -> GraphQuestion {
         let understander = Understander {
             drugs: Drugs::new(vocabulary, labels),
-            labels,
             matcher: &self.matcher,
             synonyms: &self.synonyms,
         };

@@ -4,7 +4,7 @@
 //! boxed warnings only, or for what several drugs share. Pure: no traversal here.
 
 use std::ops::Range;
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 use regex::Regex;
 
@@ -14,7 +14,7 @@ use super::relations::{Drugs, Target};
 use crate::conditions::text::{key_of, words};
 use crate::conditions::{Matcher, Purpose};
 use crate::curated::ConditionSynonyms;
-use crate::label::LabelMeta;
+use crate::query::DrugMention;
 
 /// Relation words, each with the relation types it asks for.
 static INTENTS: LazyLock<Vec<(Regex, &'static [RelationType])>> = LazyLock::new(|| {
@@ -176,7 +176,6 @@ impl GraphQuestion {
 /// What understanding needs from the live index and the curated data.
 pub struct Understander<'a> {
     pub drugs: Drugs<'a>,
-    pub labels: &'a [Arc<LabelMeta>],
     pub matcher: &'a Matcher,
     pub synonyms: &'a [ConditionSynonyms],
 }
@@ -186,7 +185,8 @@ impl Understander<'_> {
         let lower = question.to_lowercase();
         let intents = intent_spans(&lower);
         let mut covered: Vec<Range<usize>> = intents.iter().map(|(span, _)| span.clone()).collect();
-        let drugs = self.named_drugs(&lower, &mut covered);
+        let mentions = self.drugs.vocabulary().understand(&lower);
+        let drugs = self.named_drugs(&lower, mentions.drugs, &mut covered);
         let conditions = self.named_conditions(&lower, &intents, &mut covered);
         let mut relation_types = Vec::new();
         for kind in intents.iter().flat_map(|(_, kinds)| kinds.iter()) {
@@ -198,17 +198,21 @@ impl Understander<'_> {
             drugs,
             conditions,
             relation_types,
-            asks_which: self.drugs.vocabulary().understand(question).subject_open
-                || ASKS_WHICH.is_match(&lower),
+            asks_which: mentions.subject_open || ASKS_WHICH.is_match(&lower),
             boxed_only: BOXED.is_match(&lower),
             shared: SHARED.is_match(&lower),
             unrecognized: unrecognized(&lower, &covered),
         }
     }
 
-    fn named_drugs(&self, lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> {
+    fn named_drugs(
+        &self,
+        lower: &str,
+        mentions: Vec<DrugMention>,
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<NamedDrug> {
         let mut named = Vec::new();
-        for mention in self.drugs.vocabulary().understand(lower).drugs {
+        for mention in mentions {
             let (target, is_class) = match &mention.class {
                 Some(class) => (Some(Target::Class(class.clone())), true),
                 None => (self.drugs.named(&mention.word, &mention.labels), false),
@@ -219,7 +223,7 @@ impl Understander<'_> {
             }
             named.push(NamedDrug {
                 text: mention.word.clone(),
-                nodes: target_nodes(&target, self.labels),
+                nodes: target_nodes(&target, self.drugs.labels()),
                 is_class,
             });
         }

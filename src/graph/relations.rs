@@ -278,6 +278,10 @@ impl<'a> Drugs<'a> {
         self.vocabulary
     }
 
+    pub fn labels(&self) -> &[Arc<LabelMeta>] {
+        self.labels
+    }
+
     /// What a drug word of a text refers to: the single-ingredient labels it names (by
     /// generic or brand name); else the ingredient itself, when a product of a few ingredients
     /// contains it; else nothing.
