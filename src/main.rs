@@ -103,7 +103,7 @@ enum Command {
         score: Option<PathBuf>,
         /// Which labels of the annotation file to score: the fixed split's halves or all.
         #[arg(long, value_enum, default_value = "held-out", requires = "score")]
-        half: Half,
+        half: HalfArg,
         /// Instead of reading stdin, learn the curated term file (graph/adverse-reaction-terms.tsv)
         /// from the learning half of an annotation file and the lists of a label corpus.
         #[arg(long, requires = "labels")]
@@ -118,6 +118,24 @@ enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+}
+
+/// `--half` of `extract --score`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum HalfArg {
+    Learning,
+    HeldOut,
+    All,
+}
+
+impl From<HalfArg> for Half {
+    fn from(half: HalfArg) -> Self {
+        match half {
+            HalfArg::Learning => Half::Learning,
+            HalfArg::HeldOut => Half::HeldOut,
+            HalfArg::All => Half::All,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -205,7 +223,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         } => {
             let vocabulary = condition_vocabulary(&data_dir, vocab.as_deref())?;
             match (score, learn, labels) {
-                (Some(annotations), _, _) => score_extraction(&vocabulary, &annotations, half),
+                (Some(annotations), _, _) => {
+                    score_extraction(&vocabulary, &annotations, half.into())
+                }
                 (_, Some(annotations), Some(labels)) => {
                     learn_terms(&vocabulary, &annotations, &labels)
                 }
@@ -258,21 +278,29 @@ fn score_extraction(
     let sections = read_annotations(annotations)
         .with_context(|| format!("reading {}", annotations.display()))?;
     let matcher = conditions::matcher(vocabulary);
-    println!(
-        "{:<28} {:>6} {:>6} {:>6} {:>6} {:>6}",
+    let mut table = format!(
+        "{:<28} {:>6} {:>6} {:>6} {:>6} {:>6}\n",
         "section", "found", "gold", "P", "R", "F1"
     );
     for (section, counts) in learn::score(&matcher, &sections, half) {
-        println!(
-            "{section:<28} {:>6} {:>6} {:>6.3} {:>6.3} {:>6.3}",
+        table.push_str(&format!(
+            "{section:<28} {:>6} {:>6} {:>6.3} {:>6.3} {:>6.3}\n",
             counts.found,
             counts.annotated,
             counts.precision(),
             counts.recall(),
             counts.f1()
-        );
+        ));
     }
-    Ok(())
+    write_stdout(&table)
+}
+
+/// Writes to stdout, a closed pipe (`| head`) being an error like any other, not a panic.
+fn write_stdout(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    Ok(stdout.flush()?)
 }
 
 fn learn_terms(
@@ -285,11 +313,12 @@ fn learn_terms(
     let listed =
         learn::listed_reactions(labels).with_context(|| format!("reading {}", labels.display()))?;
     let rows = learn::learn(&sections, vocabulary, &listed);
-    print!("{}", TERMS_HEADER);
+    let mut file = TERMS_HEADER.to_owned();
     for row in &rows {
-        println!("{}", conditions::lexicon::format_curated(row));
+        file.push_str(&conditions::lexicon::format_curated(row));
+        file.push('\n');
     }
-    Ok(())
+    write_stdout(&file)
 }
 
 const TERMS_HEADER: &str = "\

@@ -103,7 +103,7 @@ pub fn read_annotations(path: &Path) -> anyhow::Result<Vec<AnnotatedSection>> {
 
 /// The fixed split: a label belongs to the learning half when the first byte of the SHA-256
 /// of its id is even.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Half {
     Learning,
     HeldOut,
