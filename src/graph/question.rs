@@ -130,7 +130,6 @@ const FILLER: &[&str] = &[
 /// A drug or class the question names and the graph nodes it stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedDrug {
-    pub text: String,
     pub nodes: Vec<Node>,
     pub is_class: bool,
 }
@@ -222,7 +221,6 @@ impl Understander<'_> {
                 covered.push(at..at + mention.word.len());
             }
             named.push(NamedDrug {
-                text: mention.word.clone(),
                 nodes: target_nodes(&target, self.drugs.labels()),
                 is_class,
             });

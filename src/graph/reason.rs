@@ -647,7 +647,6 @@ mod tests {
 
     fn named(name: &str, class: bool) -> NamedDrug {
         NamedDrug {
-            text: name.into(),
             nodes: vec![if class {
                 Node::class(name)
             } else {

@@ -121,7 +121,7 @@ pub struct Statement {
     pub severity: Option<Severity>,
 }
 
-/// The relation a section states, if any, and whether it is a boxed warning.
+/// The relation a section states, if any.
 pub fn relation_of_section(section_key: &str) -> Option<RelationType> {
     match section_key {
         "contraindications" | "do_not_use" => Some(RelationType::Contraindication),
