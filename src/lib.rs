@@ -14,6 +14,7 @@ pub mod http;
 pub mod ingest;
 pub mod keys;
 pub mod label;
+pub mod neo4j;
 pub mod query;
 pub mod ranking;
 pub mod search;

@@ -1,0 +1,392 @@
+//! Writes a published generation into Neo4j: Drug/DrugClass/Condition nodes, Label, Section
+//! and Segment nodes, and the typed relationships, in batched `UNWIND … MERGE` statements.
+//! Idempotent: MERGE on each node's key and SET of its properties; knowledge-graph
+//! relationships another graph wrote are removed at the end. Never reads the database back.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::{Neo4jClient, Neo4jError, SchemaReport};
+use crate::graph::{GraphData, NodeKind, RelationType, Relationship};
+use crate::ingest::ProgressMode;
+use crate::label::{dailymed_url, section_name, LabelMeta};
+use crate::store::{Snapshot, StoreError};
+
+/// Rows per statement: small enough for any Bolt endpoint, large enough to amortise a trip.
+const BATCH_ROWS: usize = 1_000;
+/// Segment rows carry ~100 words of text each.
+const SEGMENT_BATCH_ROWS: usize = 250;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Neo4j(#[from] Neo4jError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// What a sync wrote: rows per node label and relationship type, and how long it took.
+#[derive(Clone, Debug, Default)]
+pub struct SyncReport {
+    pub schema: SchemaReport,
+    pub nodes: BTreeMap<&'static str, usize>,
+    pub relationships: BTreeMap<&'static str, usize>,
+    pub elapsed: Duration,
+}
+
+impl SyncReport {
+    pub fn rows(&self) -> usize {
+        self.nodes.values().chain(self.relationships.values()).sum()
+    }
+}
+
+impl std::fmt::Display for SyncReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |counts: &BTreeMap<&str, usize>| {
+            counts
+                .iter()
+                .map(|(name, n)| format!("{name} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let seconds = self.elapsed.as_secs_f64();
+        writeln!(
+            f,
+            "neo4j schema: {} indexes created, {} already there",
+            self.schema.created, self.schema.existing
+        )?;
+        writeln!(f, "neo4j nodes: {}", list(&self.nodes))?;
+        writeln!(f, "neo4j relationships: {}", list(&self.relationships))?;
+        write!(
+            f,
+            "neo4j sync: {} rows in {seconds:.1} s ({:.0} rows/s)",
+            self.rows(),
+            self.rows() as f64 / seconds.max(1e-3)
+        )
+    }
+}
+
+/// The Neo4j label of a graph node kind.
+pub fn node_label(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Drug => "Drug",
+        NodeKind::DrugClass => "DrugClass",
+        NodeKind::Condition => "Condition",
+    }
+}
+
+/// The Neo4j relationship type of a graph relationship type.
+pub fn relationship_type(kind: RelationType) -> &'static str {
+    match kind {
+        RelationType::Contraindication => "CONTRAINDICATION",
+        RelationType::Warning => "WARNING",
+        RelationType::AdverseReaction => "ADVERSE_REACTION",
+        RelationType::Indication => "INDICATION",
+        RelationType::Interaction => "INTERACTION",
+        RelationType::MemberOf => "MEMBER_OF",
+    }
+}
+
+pub const RELATION_TYPES: [RelationType; 6] = [
+    RelationType::Contraindication,
+    RelationType::Warning,
+    RelationType::AdverseReaction,
+    RelationType::Indication,
+    RelationType::Interaction,
+    RelationType::MemberOf,
+];
+
+/// Writes `snapshot` and its `graph` into Neo4j, schema first.
+pub fn sync_generation(
+    client: &Neo4jClient,
+    snapshot: &Snapshot,
+    graph: &GraphData,
+    mode: ProgressMode,
+) -> Result<SyncReport, SyncError> {
+    let started = Instant::now();
+    let mut report = SyncReport {
+        schema: client.apply_schema()?,
+        ..SyncReport::default()
+    };
+    let segments = segment_rows(snapshot)?;
+    let sections = section_rows(&segments);
+    let total = graph.nodes.len()
+        + graph.relationships.len()
+        + snapshot.labels().len() * 2
+        + sections.len() * 2
+        + segments.len() * 2;
+    let mut progress = SyncProgress::start(mode, total as u64);
+    let mut writer = Writer {
+        client,
+        progress: &mut progress,
+    };
+    for kind in [NodeKind::Drug, NodeKind::DrugClass, NodeKind::Condition] {
+        let label = node_label(kind);
+        let rows: Vec<Value> = graph
+            .nodes
+            .iter()
+            .filter(|n| n.kind == kind)
+            .map(|n| json!({"id": n.id, "name": n.name}))
+            .collect();
+        let statement =
+            format!("UNWIND $rows AS row MERGE (n:{label} {{id: row.id}}) SET n.name = row.name");
+        report
+            .nodes
+            .insert(label, writer.write(&statement, &rows, BATCH_ROWS, 1)?);
+    }
+    let labels: Vec<Value> = snapshot.labels().iter().map(|l| label_row(l)).collect();
+    report.nodes.insert("Label", labels.len());
+    report.relationships.insert(
+        "HAS_LABEL",
+        writer.write(WRITE_LABELS, &labels, BATCH_ROWS, 2)?,
+    );
+    report.nodes.insert("Section", sections.len());
+    report.relationships.insert(
+        "HAS_SECTION",
+        writer.write(WRITE_SECTIONS, &sections, BATCH_ROWS, 2)?,
+    );
+    report.nodes.insert("Segment", segments.len());
+    report.relationships.insert(
+        "HAS_SEGMENT",
+        writer.write(WRITE_SEGMENTS, &segments, SEGMENT_BATCH_ROWS, 2)?,
+    );
+    let digest = graph_digest(graph);
+    for ((kind, from, to), rows) in relationship_groups(graph) {
+        let kind_name = relationship_type(kind);
+        let statement = format!(
+            "UNWIND $rows AS row MATCH (a:{from} {{id: row.from}}), (b:{to} {{id: row.to}}) \
+             MERGE (a)-[r:{kind_name}]->(b) SET r.severity = row.severity, \
+             r.evidence = row.evidence, r.sections = row.sections, r.boxed = row.boxed, \
+             r.graph_digest = row.digest"
+        );
+        let rows: Vec<Value> = rows.iter().map(|r| relationship_row(r, &digest)).collect();
+        *report.relationships.entry(kind_name).or_default() +=
+            writer.write(&statement, &rows, BATCH_ROWS, 1)?;
+    }
+    for kind in RELATION_TYPES {
+        let statement = format!(
+            "MATCH ()-[r:{}]->() WHERE r.graph_digest <> $digest DELETE r",
+            relationship_type(kind)
+        );
+        client.run(neo4rs::query(&statement).param("digest", digest.as_str()))?;
+    }
+    progress.finish();
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+const WRITE_LABELS: &str = "UNWIND $rows AS row \
+    MERGE (l:Label {label_id: row.label_id}) \
+    SET l.set_id = row.set_id, l.version = row.version, l.effective_time = row.effective_time, \
+        l.drug = row.drug, l.brand_names = row.brand_names, l.manufacturer = row.manufacturer, \
+        l.ndc = row.ndc, l.route = row.route, l.name_source = row.name_source, \
+        l.search_names = row.search_names, l.classes = row.classes, l.source_url = row.source_url \
+    WITH l, row MATCH (d:Drug {id: row.drug_id}) MERGE (d)-[:HAS_LABEL]->(l)";
+
+const WRITE_SECTIONS: &str = "UNWIND $rows AS row \
+    MERGE (s:Section {id: row.id}) SET s.key = row.key, s.name = row.name, s.label_id = row.label_id \
+    WITH s, row MATCH (l:Label {label_id: row.label_id}) MERGE (l)-[:HAS_SECTION]->(s)";
+
+const WRITE_SEGMENTS: &str = "UNWIND $rows AS row \
+    MERGE (g:Segment {fingerprint: row.fingerprint}) \
+    SET g.fp_hi = row.fp_hi, g.fp_lo = row.fp_lo, g.text = row.text, g.set_id = row.set_id, \
+        g.section_key = row.section_key, \
+        g.block0 = row.blocks[0], g.block1 = row.blocks[1], g.block2 = row.blocks[2], \
+        g.block3 = row.blocks[3], g.block4 = row.blocks[4], g.block5 = row.blocks[5], \
+        g.block6 = row.blocks[6], g.block7 = row.blocks[7] \
+    WITH g, row MATCH (s:Section {id: row.section}) MERGE (s)-[:HAS_SEGMENT]->(g)";
+
+fn label_row(label: &LabelMeta) -> Value {
+    json!({
+        "label_id": label.label_id,
+        "set_id": label.set_id,
+        "version": label.version,
+        "effective_time": label.effective_time,
+        "drug": label.drug.name,
+        "drug_id": format!("drug:{}", label.drug.name),
+        "brand_names": label.drug.brand_names,
+        "manufacturer": label.drug.manufacturer,
+        "ndc": label.drug.ndc,
+        "route": label.drug.route,
+        "name_source": label.name_source,
+        "search_names": label.search_names,
+        "classes": label.classes,
+        "source_url": dailymed_url(&label.set_id),
+    })
+}
+
+/// The Section node id of a label version's section.
+pub fn section_id(label_id: &str, section_key: &str) -> String {
+    format!("{label_id}/{section_key}")
+}
+
+/// One row per live segment (distinct fingerprints), in fingerprint order.
+fn segment_rows(snapshot: &Snapshot) -> Result<Vec<Value>, StoreError> {
+    let labels = snapshot.labels();
+    let mut rows = BTreeMap::new();
+    snapshot.visit_segments(|segment| {
+        let label = &labels[segment.label as usize];
+        let fp = segment.fingerprint;
+        rows.entry(fp).or_insert_with(|| {
+            json!({
+                "fingerprint": fp.to_hex(),
+                "fp_hi": fp.high() as i64,
+                "fp_lo": fp.low() as i64,
+                "blocks": (0..8).map(|b| fp.block(b)).collect::<Vec<_>>(),
+                "text": segment.text,
+                "set_id": label.set_id,
+                "label_id": label.label_id,
+                "section_key": segment.section_key,
+                "section": section_id(&label.label_id, segment.section_key),
+            })
+        });
+    })?;
+    Ok(rows.into_values().collect())
+}
+
+/// One row per (label version, section) that has a live segment.
+fn section_rows(segments: &[Value]) -> Vec<Value> {
+    let keys: BTreeSet<(&str, &str)> = segments
+        .iter()
+        .filter_map(|s| Some((s["label_id"].as_str()?, s["section_key"].as_str()?)))
+        .collect();
+    keys.into_iter()
+        .map(|(label_id, key)| {
+            json!({
+                "id": section_id(label_id, key),
+                "key": key,
+                "name": section_name(key),
+                "label_id": label_id,
+            })
+        })
+        .collect()
+}
+
+type GroupKey = (RelationType, &'static str, &'static str);
+
+/// Relationships grouped by type and the labels of their ends (a statement names both).
+fn relationship_groups(graph: &GraphData) -> BTreeMap<GroupKey, Vec<&Relationship>> {
+    let kinds: BTreeMap<&str, NodeKind> = graph
+        .nodes
+        .iter()
+        .map(|n| (n.id.as_str(), n.kind))
+        .collect();
+    let mut groups: BTreeMap<GroupKey, Vec<&Relationship>> = BTreeMap::new();
+    for relationship in &graph.relationships {
+        let (Some(&from), Some(&to)) = (
+            kinds.get(relationship.from.as_str()),
+            kinds.get(relationship.to.as_str()),
+        ) else {
+            continue;
+        };
+        groups
+            .entry((relationship.kind, node_label(from), node_label(to)))
+            .or_default()
+            .push(relationship);
+    }
+    groups
+}
+
+fn relationship_row(relationship: &Relationship, digest: &str) -> Value {
+    json!({
+        "from": relationship.from,
+        "to": relationship.to,
+        "severity": relationship.severity,
+        "evidence": relationship.evidence.iter().map(|e| e.fingerprint.to_hex()).collect::<Vec<_>>(),
+        "sections": relationship.evidence.iter().map(|e| e.section.as_str()).collect::<Vec<_>>(),
+        "boxed": relationship.evidence.iter().any(|e| e.section == "boxed_warning"),
+        "digest": digest,
+    })
+}
+
+/// Identifies a graph's content: relationships carry it, so a sync can remove the ones an
+/// earlier, different graph wrote, and an identical re-sync changes nothing.
+fn graph_digest(graph: &GraphData) -> String {
+    let bytes = serde_json::to_vec(graph).unwrap_or_default();
+    Sha256::digest(&bytes)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Sends rows in batches; each row stands for `items` progress items (a node and its link).
+struct Writer<'a> {
+    client: &'a Neo4jClient,
+    progress: &'a mut SyncProgress,
+}
+
+impl Writer<'_> {
+    fn write(
+        &mut self,
+        statement: &str,
+        rows: &[Value],
+        batch: usize,
+        items: u64,
+    ) -> Result<usize, Neo4jError> {
+        for chunk in rows.chunks(batch) {
+            let rows = Value::Array(chunk.to_vec());
+            let rows: neo4rs::BoltType = rows
+                .try_into()
+                .map_err(|e: neo4rs::Error| self.client.unexpected(e))?;
+            self.client
+                .run(neo4rs::query(statement).param("rows", rows))?;
+            self.progress.advance(chunk.len() as u64 * items);
+        }
+        Ok(rows.len())
+    }
+}
+
+/// A bar over rows written when stderr is a terminal, a log line every few seconds otherwise.
+struct SyncProgress {
+    bar: Option<ProgressBar>,
+    log_lines: bool,
+    done: u64,
+    total: u64,
+    last_log: Instant,
+}
+
+const LOG_EVERY: Duration = Duration::from_secs(5);
+
+impl SyncProgress {
+    fn start(mode: ProgressMode, total: u64) -> Self {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (mode == ProgressMode::Auto && terminal).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "neo4j {bar:30} {pos}/{len} rows {per_sec} [{elapsed_precise}, eta {eta}]",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        Self {
+            bar,
+            log_lines: mode == ProgressMode::Auto && !terminal,
+            done: 0,
+            total,
+            last_log: Instant::now(),
+        }
+    }
+
+    fn advance(&mut self, items: u64) {
+        self.done += items;
+        if let Some(bar) = &self.bar {
+            bar.set_position(self.done);
+        } else if self.log_lines && self.last_log.elapsed() >= LOG_EVERY {
+            self.last_log = Instant::now();
+            tracing::info!("neo4j sync: {}/{} rows", self.done, self.total);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
