@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
 use moka::sync::Cache;
@@ -16,6 +16,7 @@ use crate::graph::{
     Evidence as GraphEvidence, Found, GraphQuestion, Hop, Node, Reasoner, RelationType, Severity,
 };
 use crate::label::section_name;
+use crate::neo4j::{Neo4jClient, Neo4jError};
 use crate::query::{DrugVocabulary, LabelNames, Understanding};
 use crate::ranking::{rank, Candidates};
 use crate::search::{analyse, lexical_candidates};
@@ -41,6 +42,19 @@ pub enum EngineError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Embed(#[from] EmbedError),
+    /// The Neo4j graph backend failed or did not answer in time.
+    #[error(transparent)]
+    GraphStore(#[from] Neo4jError),
+}
+
+/// Where the knowledge graph and the verify lookups live. Search always runs on the local
+/// index.
+#[derive(Clone)]
+pub enum GraphBackend {
+    /// The generation's own files.
+    Embedded,
+    /// A Neo4j database the generation was synced into (`drugcite ingest --neo4j`).
+    Neo4j(Arc<Neo4jClient>),
 }
 
 /// A graph answer: the question as understood and the ranked relationships.
@@ -73,7 +87,8 @@ pub enum Verification {
 
 struct Live {
     snapshot: Snapshot,
-    reasoner: Reasoner,
+    /// Loaded at open from the generation; from Neo4j on first use (and again after a failure).
+    reasoner: Mutex<Option<Arc<Reasoner>>>,
     fingerprints: FingerprintIndex,
     catalog: HashMap<Fingerprint, SegmentInfo>,
     dense: Option<DenseIndex>,
@@ -82,7 +97,11 @@ struct Live {
 
 impl Live {
     /// The live generation; its vectors are used only if they are in `space` (the loaded model's).
-    fn open(data_dir: &DataDir, space: Option<VectorSpace>) -> Result<Self, StoreError> {
+    fn open(
+        data_dir: &DataDir,
+        space: Option<VectorSpace>,
+        backend: &GraphBackend,
+    ) -> Result<Self, StoreError> {
         let snapshot = Snapshot::open_current(data_dir)?;
         let fingerprints = FingerprintIndex::build(snapshot.fingerprints()?);
         let catalog = snapshot.catalog()?;
@@ -108,13 +127,18 @@ impl Live {
                 classes: &l.classes,
             },
         ));
-        let reasoner = Reasoner::load(snapshot.generation()).map_err(io_error(format!(
-            "reading the graph of {}",
-            snapshot.generation().display()
-        )))?;
+        let reasoner = match backend {
+            GraphBackend::Embedded => Some(Arc::new(
+                Reasoner::load(snapshot.generation()).map_err(io_error(format!(
+                    "reading the graph of {}",
+                    snapshot.generation().display()
+                )))?,
+            )),
+            GraphBackend::Neo4j(_) => None,
+        };
         Ok(Self {
             snapshot,
-            reasoner,
+            reasoner: Mutex::new(reasoner),
             fingerprints,
             catalog,
             dense,
@@ -163,6 +187,7 @@ fn live_rows(stored: StoredVectors, catalog: &HashMap<Fingerprint, SegmentInfo>)
 pub struct Engine {
     data_dir: DataDir,
     embedder: Option<Arc<Embedder>>,
+    backend: GraphBackend,
     live: ArcSwap<Live>,
     verified: Cache<Fingerprint, Arc<StoredSegment>>,
     query_vectors: Cache<String, Arc<Vec<f32>>>,
@@ -172,10 +197,21 @@ impl Engine {
     /// Opens the live generation. Without an embedder, or over a generation ingested without
     /// one, search is lexical only.
     pub fn open(data_dir: DataDir, embedder: Option<Arc<Embedder>>) -> Result<Self, StoreError> {
-        let live = Live::open(&data_dir, embedder.as_deref().map(Embedder::vector_space))?;
+        Self::open_with(data_dir, embedder, GraphBackend::Embedded)
+    }
+
+    /// Opens the live generation with the knowledge graph and verify on `backend`.
+    pub fn open_with(
+        data_dir: DataDir,
+        embedder: Option<Arc<Embedder>>,
+        backend: GraphBackend,
+    ) -> Result<Self, StoreError> {
+        let space = embedder.as_deref().map(Embedder::vector_space);
+        let live = Live::open(&data_dir, space, &backend)?;
         Ok(Self {
             data_dir,
             embedder,
+            backend,
             live: ArcSwap::from_pointee(live),
             verified: Cache::new(VERIFY_CACHE_ENTRIES),
             query_vectors: Cache::new(QUERY_CACHE_ENTRIES),
@@ -186,11 +222,36 @@ impl Engine {
         self.live.load().snapshot.segment_count()
     }
 
-    /// Nodes and relationships of the live knowledge graph.
+    /// Nodes and relationships of the live knowledge graph; (0, 0) while a Neo4j graph
+    /// has not been loaded yet.
     pub fn graph_size(&self) -> (usize, usize) {
-        let graph = self.live.load();
-        let graph = graph.reasoner.graph();
-        (graph.node_count(), graph.edge_count())
+        let live = self.live.load();
+        let loaded = live.reasoner.lock().unwrap_or_else(|e| e.into_inner());
+        loaded.as_ref().map_or((0, 0), |reasoner| {
+            let graph = reasoner.graph();
+            (graph.node_count(), graph.edge_count())
+        })
+    }
+
+    /// The live knowledge graph's reasoner, loading it from Neo4j if it is not yet in memory.
+    pub fn reasoner(&self) -> Result<Arc<Reasoner>, EngineError> {
+        let live = self.live.load();
+        let mut loaded = live.reasoner.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(reasoner) = loaded.as_ref() {
+            return Ok(Arc::clone(reasoner));
+        }
+        let GraphBackend::Neo4j(client) = &self.backend else {
+            unreachable!("the embedded graph is loaded when the generation is opened")
+        };
+        let data = client.read_graph()?;
+        let generation = live.snapshot.generation();
+        let reasoner = Reasoner::new(data, generation).map_err(io_error(format!(
+            "reading the condition vocabulary of {}",
+            generation.display()
+        )))?;
+        let reasoner = Arc::new(reasoner);
+        *loaded = Some(Arc::clone(&reasoner));
+        Ok(reasoner)
     }
 
     /// Whether searches use embeddings (a model is loaded and the index has vectors).
@@ -283,16 +344,25 @@ impl Engine {
         if let Some(segment) = self.verified.get(&fingerprint) {
             return Ok(Verification::Verified(segment));
         }
-        let live = self.live.load();
-        match live.fingerprints.lookup(fingerprint) {
-            Lookup::Exact(address) => {
-                let segment = Arc::new(live.snapshot.segment(address)?);
-                self.verified.insert(fingerprint, Arc::clone(&segment));
-                Ok(Verification::Verified(segment))
-            }
-            Lookup::Near { distance, .. } => Ok(Verification::Mismatch { distance }),
-            Lookup::Absent => Ok(Verification::NotFound),
+        let verification = match &self.backend {
+            GraphBackend::Embedded => self.verify_embedded(fingerprint)?,
+            GraphBackend::Neo4j(client) => verify_on_neo4j(client, fingerprint)?,
+        };
+        if let Verification::Verified(segment) = &verification {
+            self.verified.insert(fingerprint, Arc::clone(segment));
         }
+        Ok(verification)
+    }
+
+    fn verify_embedded(&self, fingerprint: Fingerprint) -> Result<Verification, EngineError> {
+        let live = self.live.load();
+        Ok(match live.fingerprints.lookup(fingerprint) {
+            Lookup::Exact(address) => {
+                Verification::Verified(Arc::new(live.snapshot.segment(address)?))
+            }
+            Lookup::Near { distance, .. } => Verification::Mismatch { distance },
+            Lookup::Absent => Verification::NotFound,
+        })
     }
 
     /// Answers a relationship question over the knowledge graph: what was understood, and the
@@ -303,12 +373,11 @@ impl Engine {
         max_hops: MaxHops,
         limit: GraphLimit,
     ) -> Result<GraphAnswer, EngineError> {
+        let reasoner = self.reasoner()?;
         let live = self.live.load();
         let understood =
-            live.reasoner
-                .understand(question.as_str(), &live.vocabulary, live.snapshot.labels());
-        let found = live
-            .reasoner
+            reasoner.understand(question.as_str(), &live.vocabulary, live.snapshot.labels());
+        let found = reasoner
             .graph()
             .answer(&understood, max_hops.get(), limit.get());
         let relationships = found
@@ -362,10 +431,24 @@ impl Engine {
         }
         let space = self.embedder.as_deref().map(Embedder::vector_space);
         self.live
-            .store(Arc::new(Live::open(&self.data_dir, space)?));
+            .store(Arc::new(Live::open(&self.data_dir, space, &self.backend)?));
         self.verified.invalidate_all();
         Ok(true)
     }
+}
+
+/// Exact match by an indexed lookup; else the nearest fingerprint sharing a 16-bit block.
+fn verify_on_neo4j(
+    client: &Neo4jClient,
+    fingerprint: Fingerprint,
+) -> Result<Verification, Neo4jError> {
+    if let Some(segment) = client.segment(fingerprint)? {
+        return Ok(Verification::Verified(Arc::new(segment)));
+    }
+    Ok(match client.nearest(fingerprint)? {
+        Some((distance, _)) => Verification::Mismatch { distance },
+        None => Verification::NotFound,
+    })
 }
 
 fn matches_filters(snapshot: &Snapshot, info: &SegmentInfo, filters: &SearchFilters) -> bool {

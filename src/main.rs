@@ -7,18 +7,21 @@ use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use drugcite::conditions::learn::{self, read_annotations, Half};
 use drugcite::conditions::{self, VocabularyTerm};
 use drugcite::embed::Embedder;
-use drugcite::engine::Engine;
+use drugcite::engine::{Engine, GraphBackend};
 use drugcite::eval::{parse_question, score, Judged, Summary};
+use drugcite::graph::GraphData;
 use drugcite::http::{self, AppState, RateLimitConfig};
 use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
 use drugcite::keys::{KeyRing, KeyStore, Scope};
-use drugcite::store::DataDir;
+use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
+use drugcite::store::{DataDir, Snapshot};
 
 #[derive(Parser)]
 #[command(
@@ -61,6 +64,15 @@ enum Command {
         /// default: a `vocab` directory beside an input or one of its parents.
         #[arg(long, env = "DRUGCITE_VOCAB_DIR")]
         vocab: Option<PathBuf>,
+        /// Also write the new index's graph, labels and segments into this Neo4j.
+        #[command(flatten)]
+        neo4j: Neo4jArgs,
+    },
+    /// Write the live index's graph, labels and segments into Neo4j (what `ingest --neo4j`
+    /// does after publishing), e.g. after a failed sync or into a new database.
+    SyncNeo4j {
+        #[command(flatten)]
+        neo4j: Neo4jArgs,
     },
     /// Serve the HTTP API over the live index.
     Serve {
@@ -75,6 +87,17 @@ enum Command {
         /// Serve without the embedding model: BM25-only ranking.
         #[arg(long)]
         lexical_only: bool,
+        /// Where /v1/graph's graph and verify's segments come from; search always uses the
+        /// local index. `neo4j` needs --neo4j URI and a database synced from this index.
+        #[arg(
+            long,
+            value_enum,
+            env = "DRUGCITE_GRAPH_BACKEND",
+            default_value = "embedded"
+        )]
+        graph_backend: GraphBackendArg,
+        #[command(flatten)]
+        neo4j: Neo4jArgs,
     },
     /// Score a running server on a question file (the dev-questions.jsonl format).
     Eval {
@@ -118,6 +141,56 @@ enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum GraphBackendArg {
+    Embedded,
+    Neo4j,
+}
+
+/// Connection settings of the Neo4j backend.
+#[derive(clap::Args)]
+struct Neo4jArgs {
+    /// Neo4j Bolt URI, e.g. bolt://localhost:7687.
+    #[arg(long = "neo4j", value_name = "URI", env = "DRUGCITE_NEO4J_URI")]
+    uri: Option<String>,
+    #[arg(long, env = "DRUGCITE_NEO4J_USER", default_value = "neo4j")]
+    neo4j_user: String,
+    #[arg(
+        long,
+        env = "DRUGCITE_NEO4J_PASSWORD",
+        default_value = "",
+        hide_env_values = true
+    )]
+    neo4j_password: String,
+    /// Seconds any one Neo4j query may take before it fails.
+    #[arg(long, env = "DRUGCITE_NEO4J_TIMEOUT_SECS", default_value = "30")]
+    neo4j_timeout_secs: u64,
+}
+
+impl Neo4jArgs {
+    fn client(&self) -> anyhow::Result<Option<Neo4jClient>> {
+        let Some(uri) = &self.uri else {
+            return Ok(None);
+        };
+        anyhow::ensure!(
+            self.neo4j_timeout_secs > 0,
+            "--neo4j-timeout-secs must be at least 1"
+        );
+        let config = Neo4jConfig {
+            uri: uri.clone(),
+            user: self.neo4j_user.clone(),
+            password: self.neo4j_password.clone(),
+            query_timeout: Duration::from_secs(self.neo4j_timeout_secs),
+        };
+        Ok(Some(Neo4jClient::new(&config)?))
+    }
+
+    fn required_client(&self, what: &str) -> anyhow::Result<Neo4jClient> {
+        self.client()?
+            .ok_or_else(|| anyhow::anyhow!("{what} needs --neo4j URI (or DRUGCITE_NEO4J_URI)"))
+    }
 }
 
 /// `--half` of `extract --score`.
@@ -179,7 +252,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             paths,
             lexical_only,
             vocab,
+            neo4j,
         } => {
+            let neo4j = neo4j.client()?;
             let embedder = load_embedder(&cli.model_dir, lexical_only)?;
             let vocabulary = match vocab.or_else(|| vocabulary_beside(&paths)) {
                 Some(dir) => conditions::vocabulary::read_dir(&dir)?,
@@ -192,20 +267,36 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let report = ingest(&data_dir, &paths, &options)?;
             println!("{report}");
-            Ok(())
+            match neo4j {
+                Some(client) => sync_neo4j(&data_dir, &client).context(
+                    "the index was published, but the Neo4j sync failed (re-run `drugcite sync-neo4j`)",
+                ),
+                None => Ok(()),
+            }
+        }
+        Command::SyncNeo4j { neo4j } => {
+            sync_neo4j(&data_dir, &neo4j.required_client("sync-neo4j")?)
         }
         Command::Serve {
             addr,
             rate_limit_per_key,
             rate_limit_per_address,
             lexical_only,
+            graph_backend,
+            neo4j,
         } => {
             let limits = RateLimitConfig {
                 per_key_per_minute: rate_limit_per_key,
                 per_address_per_minute: rate_limit_per_address,
             };
+            let backend = match graph_backend {
+                GraphBackendArg::Embedded => GraphBackend::Embedded,
+                GraphBackendArg::Neo4j => {
+                    neo4j_backend(neo4j.required_client("--graph-backend neo4j")?)
+                }
+            };
             let embedder = load_embedder(&cli.model_dir, lexical_only)?;
-            serve(data_dir, embedder, addr, limits)
+            serve(data_dir, embedder, backend, addr, limits)
         }
         Command::Keys { command } => keys(&data_dir, command),
         Command::Eval {
@@ -344,13 +435,48 @@ fn load_embedder(
     Ok(Some(Arc::new(Embedder::load(model_dir)?)))
 }
 
+/// Writes the live generation into Neo4j and prints the sync report.
+fn sync_neo4j(data_dir: &DataDir, client: &Neo4jClient) -> anyhow::Result<()> {
+    let snapshot = Snapshot::open_current(data_dir)?;
+    let graph = GraphData::read(snapshot.generation())?.ok_or_else(|| {
+        anyhow::anyhow!("the live index has no knowledge graph: re-ingest it first")
+    })?;
+    let report = sync_generation(client, &snapshot, &graph, ProgressMode::Auto)?;
+    println!("{report}");
+    Ok(())
+}
+
+/// The Neo4j backend with its schema applied; a database that is down now is reported and
+/// retried on each request, not fatal.
+fn neo4j_backend(client: Neo4jClient) -> GraphBackend {
+    match client.apply_schema() {
+        Ok(schema) => tracing::info!(
+            uri = client.uri(),
+            created = schema.created,
+            existing = schema.existing,
+            "neo4j schema applied"
+        ),
+        Err(e) => tracing::warn!("{e}; graph and verify answer 500 until Neo4j is reachable"),
+    }
+    GraphBackend::Neo4j(Arc::new(client))
+}
+
 fn serve(
     data_dir: DataDir,
     embedder: Option<Arc<Embedder>>,
+    backend: GraphBackend,
     addr: SocketAddr,
     limits: RateLimitConfig,
 ) -> anyhow::Result<()> {
-    let engine = Engine::open(data_dir.clone(), embedder)?;
+    let on_neo4j = matches!(backend, GraphBackend::Neo4j(_));
+    let engine = Engine::open_with(data_dir.clone(), embedder, backend)?;
+    if on_neo4j {
+        if let Err(e) = engine.reasoner() {
+            tracing::warn!(
+                "loading the knowledge graph from Neo4j: {e}; retried on each /v1/graph"
+            );
+        }
+    }
     let (graph_nodes, graph_relationships) = engine.graph_size();
     tracing::info!(
         segments = engine.segment_count(),

@@ -42,6 +42,11 @@ impl Reasoner {
             );
             GraphData::default()
         });
+        Self::new(data, generation)
+    }
+
+    /// `data` (read from another store) with the question reading of `generation`'s vocabulary.
+    pub fn new(data: GraphData, generation: &Path) -> std::io::Result<Self> {
         let vocabulary =
             conditions::vocabulary::read_compiled(generation).map_err(std::io::Error::other)?;
         Ok(Self {

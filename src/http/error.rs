@@ -7,6 +7,7 @@ use axum::Json;
 use serde::Serialize;
 
 use crate::domain::InvalidInput;
+use crate::engine::EngineError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -24,7 +25,14 @@ pub enum ApiError {
     RateLimited { retry_after_secs: u64 },
     #[error("internal server error: {0}")]
     Internal(String),
+    /// A backing store (Neo4j) failed or timed out: the spec's 500 ("server error or
+    /// temporary unavailability"), with a Retry-After.
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
 }
+
+/// Seconds a client is asked to wait after a store was unavailable.
+const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
 
 /// §2.2 error envelope. `detail` is an addition of ours on 400s saying what was wrong.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -41,6 +49,15 @@ pub struct ErrorEnvelope {
 impl From<InvalidInput> for ApiError {
     fn from(invalid: InvalidInput) -> Self {
         Self::BadRequest(invalid.to_string())
+    }
+}
+
+impl From<EngineError> for ApiError {
+    fn from(error: EngineError) -> Self {
+        match error {
+            EngineError::GraphStore(e) => Self::Unavailable(e.to_string()),
+            other => Self::Internal(other.to_string()),
+        }
     }
 }
 
@@ -61,7 +78,7 @@ impl ApiError {
                 "LimitExceededError",
                 "api limit exceeded",
             ),
-            Self::Internal(_) => (
+            Self::Internal(_) | Self::Unavailable(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "",
                 "internal server error",
@@ -75,7 +92,7 @@ impl IntoResponse for ApiError {
         let (status, error_code, msg) = self.parts();
         let detail = match &self {
             Self::BadRequest(reason) => Some(reason.clone()),
-            Self::Internal(reason) => {
+            Self::Internal(reason) | Self::Unavailable(reason) => {
                 tracing::error!("{reason}");
                 None
             }
@@ -88,10 +105,15 @@ impl IntoResponse for ApiError {
             detail,
         };
         let mut response = (status, Json(envelope)).into_response();
-        if let Self::RateLimited { retry_after_secs } = self {
+        let retry_after = match self {
+            Self::RateLimited { retry_after_secs } => Some(retry_after_secs),
+            Self::Unavailable(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }

@@ -63,11 +63,11 @@ impl From<&StoredSegment> for LabelSegment {
 }
 
 /// Runs blocking engine work on the blocking pool; a panic there is an internal error.
-pub async fn blocking<T: Send + 'static, E: std::fmt::Display + Send + 'static>(
+pub async fn blocking<T: Send + 'static, E: Into<super::ApiError> + Send + 'static>(
     work: impl FnOnce() -> Result<T, E> + Send + 'static,
 ) -> Result<T, super::ApiError> {
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| super::ApiError::Internal(format!("engine task failed: {e}")))?
-        .map_err(|e| super::ApiError::Internal(e.to_string()))
+        .map_err(Into::into)
 }
