@@ -1,0 +1,7 @@
+// The label versions (and section) a segment fingerprint comes from, newest first: a
+// fingerprint keeps resolving after its label gets a new version.
+// Parameters: $fingerprint (32 hex digits: the 128-bit fingerprint, most significant first).
+MATCH (l:Label)-[:HAS_SECTION]->(s:Section)-[:HAS_SEGMENT]->(g:Segment {fingerprint: $fingerprint})
+RETURN l.set_id AS set_id, l.version AS version, l.effective_time AS effective_time,
+       l.label_id AS label_id, s.name AS section, l.source_url AS source
+ORDER BY effective_time DESC, label_id;
