@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 
 use drugcite::conditions::VocabularyTerm;
 use drugcite::embed::Embedder;
-use drugcite::engine::Engine;
+use drugcite::engine::{Engine, GraphBackend};
 use drugcite::http::{self, AppState, RateLimitConfig};
 use drugcite::ingest::{ingest, IngestOptions, IngestReport, ProgressMode};
 use drugcite::keys::{KeyRing, KeyStore, Scope};
@@ -149,6 +149,17 @@ pub async fn spawn_app() -> TestApp {
 
 pub async fn spawn_app_with(data_dir: &Path, limits: Limits) -> TestApp {
     let engine = Engine::open(DataDir::new(data_dir), Some(embedder())).expect("open engine");
+    serve_engine(engine, data_dir, limits).await
+}
+
+/// Starts the real server over `data_dir` with its graph and verify on `backend`.
+pub async fn spawn_app_on(data_dir: &Path, backend: GraphBackend) -> TestApp {
+    let engine =
+        Engine::open_with(DataDir::new(data_dir), Some(embedder()), backend).expect("open engine");
+    serve_engine(engine, data_dir, GENEROUS).await
+}
+
+async fn serve_engine(engine: Engine, data_dir: &Path, limits: Limits) -> TestApp {
     let limits = RateLimitConfig {
         per_key_per_minute: NonZeroU32::new(limits.per_key).unwrap(),
         per_address_per_minute: NonZeroU32::new(limits.per_address).unwrap(),

@@ -2,11 +2,13 @@
 //! subset of the shared openFDA corpus (`../shared/data`, or `$DRUGCITE_SHARED_DATA`).
 
 mod auth;
+mod bolt;
 mod cli;
 mod corpus;
 mod extract;
 mod graph;
 mod helpers;
 mod ingest;
+mod neo4j;
 mod search;
 mod verify;
