@@ -1,10 +1,12 @@
 //! The engine façade the CLI and the HTTP adapter share: the live snapshot with its
-//! fingerprint, catalog, dense and vocabulary indexes; hybrid search; cached verify. Swaps to
-//! a newly published generation without a restart. No HTTP types here.
+//! fingerprint, catalog, dense and vocabulary indexes; hybrid search; cached verify and the
+//! graph, from the generation or from Neo4j. Swaps to a newly published generation without a
+//! restart. No HTTP types here.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use arc_swap::ArcSwap;
 use moka::sync::Cache;
@@ -35,6 +37,8 @@ const FILTERED_CANDIDATES: usize = 5_000;
 const SUBJECT_CANDIDATES: usize = 100;
 /// Evidence segments shown per graph relationship (all are counted).
 const EVIDENCE_SHOWN: usize = 3;
+/// How often a server on Neo4j asks whether a newer sync has completed.
+const NEO4J_GRAPH_RECHECK: Duration = Duration::from_secs(1);
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -87,8 +91,8 @@ pub enum Verification {
 
 struct Live {
     snapshot: Snapshot,
-    /// Loaded at open from the generation; from Neo4j on first use (and again after a failure).
-    reasoner: Mutex<Option<Arc<Reasoner>>>,
+    /// The generation's own graph; `None` on the Neo4j backend.
+    reasoner: Option<Arc<Reasoner>>,
     fingerprints: FingerprintIndex,
     catalog: HashMap<Fingerprint, SegmentInfo>,
     dense: Option<DenseIndex>,
@@ -138,7 +142,7 @@ impl Live {
         };
         Ok(Self {
             snapshot,
-            reasoner: Mutex::new(reasoner),
+            reasoner,
             fingerprints,
             catalog,
             dense,
@@ -184,10 +188,21 @@ fn live_rows(stored: StoredVectors, catalog: &HashMap<Fingerprint, SegmentInfo>)
     DenseIndex::new(stored.space.dimensions, fingerprints, matrix)
 }
 
+/// The graph a server on Neo4j answers from, and what it was loaded for.
+struct Neo4jGraph {
+    reasoner: Arc<Reasoner>,
+    /// What the last completed sync wrote (`None`: a database no sync completed in).
+    digest: Option<String>,
+    generation: PathBuf,
+    checked: Instant,
+}
+
 pub struct Engine {
     data_dir: DataDir,
     embedder: Option<Arc<Embedder>>,
     backend: GraphBackend,
+    /// Loaded on first use; reloaded when a newer sync has completed.
+    neo4j_graph: Mutex<Option<Neo4jGraph>>,
     live: ArcSwap<Live>,
     verified: Cache<Fingerprint, Arc<StoredSegment>>,
     query_vectors: Cache<String, Arc<Vec<f32>>>,
@@ -212,6 +227,7 @@ impl Engine {
             data_dir,
             embedder,
             backend,
+            neo4j_graph: Mutex::new(None),
             live: ArcSwap::from_pointee(live),
             verified: Cache::new(VERIFY_CACHE_ENTRIES),
             query_vectors: Cache::new(QUERY_CACHE_ENTRIES),
@@ -226,31 +242,59 @@ impl Engine {
     /// has not been loaded yet.
     pub fn graph_size(&self) -> (usize, usize) {
         let live = self.live.load();
-        let loaded = live.reasoner.lock().unwrap_or_else(|e| e.into_inner());
-        loaded.as_ref().map_or((0, 0), |reasoner| {
+        let from_neo4j = self.neo4j_graph.lock().unwrap_or_else(|e| e.into_inner());
+        let reasoner = live
+            .reasoner
+            .as_ref()
+            .or(from_neo4j.as_ref().map(|g| &g.reasoner));
+        reasoner.map_or((0, 0), |reasoner| {
             let graph = reasoner.graph();
             (graph.node_count(), graph.edge_count())
         })
     }
 
-    /// The live knowledge graph's reasoner, loading it from Neo4j if it is not yet in memory.
+    /// The knowledge graph's reasoner: the live generation's, or on Neo4j the graph of the
+    /// last completed sync (loaded on first use, rechecked at most once a second).
     pub fn reasoner(&self) -> Result<Arc<Reasoner>, EngineError> {
         let live = self.live.load();
-        let mut loaded = live.reasoner.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(reasoner) = loaded.as_ref() {
+        if let Some(reasoner) = &live.reasoner {
             return Ok(Arc::clone(reasoner));
         }
         let GraphBackend::Neo4j(client) = &self.backend else {
             unreachable!("the embedded graph is loaded when the generation is opened")
         };
+        self.neo4j_reasoner(client, live.snapshot.generation())
+    }
+
+    fn neo4j_reasoner(
+        &self,
+        client: &Neo4jClient,
+        generation: &Path,
+    ) -> Result<Arc<Reasoner>, EngineError> {
+        let mut slot = self.neo4j_graph.lock().unwrap_or_else(|e| e.into_inner());
+        let fresh = |g: &&mut Neo4jGraph| g.generation == generation;
+        if let Some(loaded) = slot.as_mut().filter(fresh) {
+            if loaded.checked.elapsed() < NEO4J_GRAPH_RECHECK {
+                return Ok(Arc::clone(&loaded.reasoner));
+            }
+        }
+        let digest = client.synced_graph_digest()?;
+        if let Some(loaded) = slot.as_mut().filter(fresh).filter(|g| g.digest == digest) {
+            loaded.checked = Instant::now();
+            return Ok(Arc::clone(&loaded.reasoner));
+        }
         let data = client.read_graph()?;
-        let generation = live.snapshot.generation();
         let reasoner = Reasoner::new(data, generation).map_err(io_error(format!(
             "reading the condition vocabulary of {}",
             generation.display()
         )))?;
         let reasoner = Arc::new(reasoner);
-        *loaded = Some(Arc::clone(&reasoner));
+        *slot = Some(Neo4jGraph {
+            reasoner: Arc::clone(&reasoner),
+            digest,
+            generation: generation.to_path_buf(),
+            checked: Instant::now(),
+        });
         Ok(reasoner)
     }
 

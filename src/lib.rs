@@ -1,6 +1,6 @@
 //! drugcite: search official US drug-label text and prove every quote by fingerprint.
-//! The engine (label, ingest, store, search, verify, keys, engine) has no HTTP in it; `http`
-//! is the thin axum adapter over it, and the binary's CLI calls the same engine.
+//! The engine (label, ingest, store, search, verify, graph, neo4j, keys, engine) has no HTTP
+//! in it; `http` is the thin axum adapter over it, and the binary's CLI calls the same engine.
 
 pub mod conditions;
 pub mod curated;

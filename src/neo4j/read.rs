@@ -195,6 +195,16 @@ impl Neo4jClient {
         Ok(best)
     }
 
+    /// The digest of the graph the last completed sync wrote; `None` if none completed.
+    pub fn synced_graph_digest(&self) -> Result<Option<String>, Neo4jError> {
+        let statement =
+            query("MATCH (s:DrugciteSync {id: \"drugcite\"}) RETURN s.graph_digest AS digest");
+        match self.rows(statement)?.first() {
+            Some(row) => self.column(row, "digest"),
+            None => Ok(None),
+        }
+    }
+
     /// Nodes per drugcite label and relationships per drugcite type.
     pub fn counts(&self) -> Result<StoredCounts, Neo4jError> {
         let mut counts = StoredCounts::default();

@@ -1,7 +1,8 @@
 //! Writes a published generation into Neo4j: Drug/DrugClass/Condition nodes, Label, Section
 //! and Segment nodes, and the typed relationships, in batched `UNWIND … MERGE` statements.
 //! Idempotent: MERGE on each node's key and SET of its properties; knowledge-graph
-//! relationships another graph wrote are removed at the end. Never reads the database back.
+//! relationships another graph wrote are removed at the end, then the graph's digest is
+//! recorded as the completed sync. Never reads the database back.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
@@ -175,10 +176,16 @@ pub fn sync_generation(
         );
         client.run(neo4rs::query(&statement).param("digest", digest.as_str()))?;
     }
+    client.run(neo4rs::query(MARK_COMPLETED).param("digest", digest.as_str()))?;
     progress.finish();
     report.elapsed = started.elapsed();
     Ok(report)
 }
+
+/// Written last: servers on Neo4j reload their graph when this digest changes, so they never
+/// load a half-written one.
+const MARK_COMPLETED: &str =
+    "MERGE (s:DrugciteSync {id: \"drugcite\"}) SET s.graph_digest = $digest";
 
 const WRITE_LABELS: &str = "UNWIND $rows AS row \
     MERGE (l:Label {label_id: row.label_id}) \

@@ -667,6 +667,48 @@ async fn graph_and_verify_answer_the_same_over_both_backends() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_on_neo4j_answers_from_the_last_completed_sync() {
+    let _database = database().await;
+    let client = Arc::new(blocking(|| endpoint().client()).await);
+    let synced = Arc::clone(&client);
+    let (snapshot, graph) = blocking(move || fresh_sync(&synced)).await;
+    let data_dir = subset_index().data_dir.clone();
+    let app = spawn_app_on(&data_dir, GraphBackend::Neo4j(Arc::clone(&client))).await;
+    let question = QUESTIONS[2];
+    let before = graph_answer(&app, question).await;
+    let first = &before["relationships"][0];
+    let (drug, target) = (first["drug"].clone(), first["target_id"].clone());
+    assert!(drug.is_string() && target.is_string(), "{before}");
+
+    let mut smaller = graph.clone();
+    smaller.relationships.retain(|r| {
+        !(r.from == format!("drug:{}", drug.as_str().unwrap()) && r.to == target.as_str().unwrap())
+    });
+    let writer = Arc::clone(&client);
+    let snapshot = Arc::new(snapshot);
+    let read = Arc::clone(&snapshot);
+    blocking(move || sync_generation(&writer, &read, &smaller, ProgressMode::Silent).unwrap())
+        .await;
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    let after = graph_answer(&app, question).await;
+    let still = after["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["drug"] == drug && r["target_id"] == target);
+    assert!(
+        !still,
+        "the relationship the new sync removed is gone: {after}"
+    );
+
+    let writer = Arc::clone(&client);
+    blocking(move || sync_generation(&writer, &snapshot, &graph, ProgressMode::Silent).unwrap())
+        .await;
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    assert_eq!(graph_answer(&app, question).await, before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_survives_neo4j_going_away_and_comes_back_with_it() {
     let _database = database().await;
     blocking(|| fresh_sync(&endpoint().client())).await;
