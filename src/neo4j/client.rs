@@ -152,3 +152,30 @@ impl Drop for Neo4jClient {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failed(reason: &str) -> Neo4jError {
+        Neo4jError::Failed {
+            uri: "bolt://x".into(),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn only_an_existing_index_counts_as_already_there() {
+        let neo4j = "Neo4j error `Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists`: \
+                     An equivalent index already exists";
+        assert!(failed(neo4j).is_already_exists());
+        assert!(
+            !failed("Neo4j error `Neo.ClientError.Statement.SyntaxError`: x").is_already_exists()
+        );
+        let timeout = Neo4jError::Timeout {
+            uri: "bolt://x".into(),
+            millis: 5,
+        };
+        assert!(!timeout.is_already_exists());
+    }
+}

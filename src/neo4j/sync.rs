@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{Neo4jClient, Neo4jError, SchemaReport};
+use crate::domain::Fingerprint;
 use crate::graph::{GraphData, NodeKind, RelationType, Relationship};
 use crate::ingest::ProgressMode;
 use crate::label::{dailymed_url, section_name, LabelMeta};
@@ -114,8 +115,9 @@ pub fn sync_generation(
         schema: client.apply_schema()?,
         ..SyncReport::default()
     };
-    let segments = segment_rows(snapshot)?;
-    let sections = section_rows(&segments);
+    let live = live_segments(snapshot)?;
+    let sections = section_rows(&live);
+    let segments: Vec<Value> = live.iter().map(segment_row).collect();
     let total = graph.nodes.len()
         + graph.relationships.len()
         + snapshot.labels().len() * 2
@@ -151,7 +153,8 @@ pub fn sync_generation(
         "HAS_SECTION",
         writer.write(WRITE_SECTIONS, &sections, BATCH_ROWS, 2)?,
     );
-    report.nodes.insert("Segment", segments.len());
+    let distinct: BTreeSet<Fingerprint> = live.iter().map(|s| s.fingerprint).collect();
+    report.nodes.insert("Segment", distinct.len());
     report.relationships.insert(
         "HAS_SEGMENT",
         writer.write(WRITE_SEGMENTS, &segments, SEGMENT_BATCH_ROWS, 2)?,
@@ -232,35 +235,60 @@ pub fn section_id(label_id: &str, section_key: &str) -> String {
     format!("{label_id}/{section_key}")
 }
 
-/// One row per live segment (distinct fingerprints), in fingerprint order.
-fn segment_rows(snapshot: &Snapshot) -> Result<Vec<Value>, StoreError> {
+/// A live segment of the snapshot, with the label version it belongs to.
+struct LiveSegment {
+    fingerprint: Fingerprint,
+    text: String,
+    set_id: String,
+    label_id: String,
+    section_key: String,
+}
+
+/// Every live segment, in fingerprint order.
+fn live_segments(snapshot: &Snapshot) -> Result<Vec<LiveSegment>, StoreError> {
     let labels = snapshot.labels();
-    let mut rows = BTreeMap::new();
+    let mut segments = Vec::new();
     snapshot.visit_segments(|segment| {
         let label = &labels[segment.label as usize];
-        let fp = segment.fingerprint;
-        rows.entry(fp).or_insert_with(|| {
-            json!({
-                "fingerprint": fp.to_hex(),
-                "fp_hi": fp.high() as i64,
-                "fp_lo": fp.low() as i64,
-                "blocks": (0..8).map(|b| fp.block(b)).collect::<Vec<_>>(),
-                "text": segment.text,
-                "set_id": label.set_id,
-                "label_id": label.label_id,
-                "section_key": segment.section_key,
-                "section": section_id(&label.label_id, segment.section_key),
-            })
+        segments.push(LiveSegment {
+            fingerprint: segment.fingerprint,
+            text: segment.text.to_owned(),
+            set_id: label.set_id.clone(),
+            label_id: label.label_id.clone(),
+            section_key: segment.section_key.to_owned(),
         });
     })?;
-    Ok(rows.into_values().collect())
+    segments.sort_by(|a, b| {
+        (a.fingerprint, &a.label_id, &a.section_key).cmp(&(
+            b.fingerprint,
+            &b.label_id,
+            &b.section_key,
+        ))
+    });
+    Ok(segments)
+}
+
+/// One row per live segment: its node's properties and the section it links to (a segment
+/// stated alike in two label versions is one node with two sections).
+fn segment_row(segment: &LiveSegment) -> Value {
+    let fp = segment.fingerprint;
+    json!({
+        "fingerprint": fp.to_hex(),
+        "fp_hi": fp.high() as i64,
+        "fp_lo": fp.low() as i64,
+        "blocks": (0..8).map(|b| fp.block(b)).collect::<Vec<_>>(),
+        "text": segment.text,
+        "set_id": segment.set_id,
+        "section_key": segment.section_key,
+        "section": section_id(&segment.label_id, &segment.section_key),
+    })
 }
 
 /// One row per (label version, section) that has a live segment.
-fn section_rows(segments: &[Value]) -> Vec<Value> {
+fn section_rows(segments: &[LiveSegment]) -> Vec<Value> {
     let keys: BTreeSet<(&str, &str)> = segments
         .iter()
-        .filter_map(|s| Some((s["label_id"].as_str()?, s["section_key"].as_str()?)))
+        .map(|s| (s.label_id.as_str(), s.section_key.as_str()))
         .collect();
     keys.into_iter()
         .map(|(label_id, key)| {
@@ -395,5 +423,62 @@ impl SyncProgress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{Evidence, Node, Severity};
+
+    fn graph() -> GraphData {
+        let fingerprint = |hex: &str| Fingerprint::from_hex(hex).unwrap();
+        GraphData {
+            nodes: vec![Node::condition("SYMP:1", "nausea"), Node::drug("x")],
+            relationships: vec![Relationship {
+                from: "drug:x".into(),
+                to: "SYMP:1".into(),
+                kind: RelationType::Warning,
+                severity: Some(Severity::Serious),
+                evidence: vec![
+                    Evidence {
+                        fingerprint: fingerprint(&"0".repeat(32)),
+                        section: "warnings_and_cautions".into(),
+                    },
+                    Evidence {
+                        fingerprint: fingerprint(&"f".repeat(32)),
+                        section: "boxed_warning".into(),
+                    },
+                ],
+            }],
+        }
+    }
+
+    #[test]
+    fn a_relationship_row_keeps_evidence_order_and_marks_boxed_warnings() {
+        let row = relationship_row(&graph().relationships[0], "d");
+        assert_eq!(row["evidence"], json!(["0".repeat(32), "f".repeat(32)]));
+        assert_eq!(
+            row["sections"],
+            json!(["warnings_and_cautions", "boxed_warning"])
+        );
+        assert_eq!(row["boxed"], true);
+        assert_eq!(row["severity"], "serious");
+    }
+
+    #[test]
+    fn the_digest_is_stable_and_changes_with_the_graph() {
+        let mut changed = graph();
+        assert_eq!(graph_digest(&graph()), graph_digest(&graph()));
+        changed.relationships[0].severity = None;
+        assert_ne!(graph_digest(&changed), graph_digest(&graph()));
+    }
+
+    #[test]
+    fn relationships_are_grouped_by_type_and_end_labels() {
+        let graph = graph();
+        let groups = relationship_groups(&graph);
+        let keys: Vec<_> = groups.keys().collect();
+        assert_eq!(keys, [&(RelationType::Warning, "Drug", "Condition")]);
     }
 }
