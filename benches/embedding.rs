@@ -10,14 +10,11 @@ use std::time::Instant;
 use drugcite::embed::{Embedded, Embedder};
 use drugcite::label::{segment_label, LabelRecord};
 
-fn shared_data() -> PathBuf {
-    std::env::var_os("DRUGCITE_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
+mod common;
+use common::corpus_file;
 
 fn corpus_segments() -> Vec<String> {
-    let path = shared_data().join("labels/openfda-labels.jsonl.gz");
+    let path = corpus_file();
     let file = std::fs::File::open(&path).expect("shared corpus present");
     let lines = BufReader::new(flate2::read::MultiGzDecoder::new(file)).lines();
     lines

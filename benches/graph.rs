@@ -3,17 +3,16 @@
 //! the trimmed answers to the knowledge-graph issue's five questions.
 //! Run: `cargo bench --bench graph` (a lexical-only ingest first: the graph needs no embeddings).
 
-use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use drugcite::engine::Engine;
-use drugcite::http::{self, AppState, RateLimitConfig};
-use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
-use drugcite::keys::{KeyRing, KeyStore, Scope};
+use drugcite::http;
+use drugcite::keys::{KeyStore, Scope};
 use drugcite::store::DataDir;
 use serde_json::Value;
+
+mod common;
+use common::{lexical_corpus_index, percentile, unlimited_state};
 
 /// The five questions, answered and printed.
 const SHOWN: [&str; 5] = [
@@ -38,30 +37,10 @@ const TIMED: [&str; 10] = [
 ];
 const ROUNDS: usize = 5;
 
-fn shared_data() -> PathBuf {
-    std::env::var_os("DRUGCITE_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> f64 {
-    samples.sort();
-    let at = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[at].as_secs_f64() * 1000.0
-}
-
 fn main() {
     let scratch = tempfile::tempdir().expect("scratch dir");
     let data_dir = DataDir::new(scratch.path().join("data"));
-    let vocabulary = drugcite::conditions::vocabulary::read_dir(&shared_data().join("vocab"))
-        .expect("shared vocabularies");
-    let options = IngestOptions {
-        progress: ProgressMode::Auto,
-        embedder: None,
-        vocabulary: &vocabulary,
-    };
-    let corpus = shared_data().join("labels/openfda-labels.jsonl.gz");
-    let report = ingest(&data_dir, &[corpus], &options).expect("ingest");
+    let report = lexical_corpus_index(&data_dir);
     let graph = &report.graph;
     println!(
         "graph built in {:.1} s (ingest total {:.1} s)",
@@ -79,12 +58,7 @@ fn main() {
         "engine open incl. graph load: {:.0} ms",
         started.elapsed().as_secs_f64() * 1000.0
     );
-    let unlimited = NonZeroU32::new(u32::MAX).unwrap();
-    let limits = RateLimitConfig {
-        per_key_per_minute: unlimited,
-        per_address_per_minute: unlimited,
-    };
-    let state = AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits);
+    let state = unlimited_state(engine, &data_dir);
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");

@@ -4,17 +4,19 @@
 //! loopback of search (new questions, then the same ones again from the query cache) and of
 //! verify. Prints numbers; asserts nothing.
 
-use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use drugcite::embed::Embedder;
 use drugcite::engine::Engine;
-use drugcite::http::{self, AppState, RateLimitConfig};
+use drugcite::http;
 use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
-use drugcite::keys::{KeyRing, KeyStore, Scope};
+use drugcite::keys::{KeyStore, Scope};
 use drugcite::store::DataDir;
+
+mod common;
+use common::{corpus_file, percentile, shared_data, unlimited_state};
 
 const ROUNDS: usize = 20;
 const QUESTIONS: &[&str] = &[
@@ -35,20 +37,6 @@ const QUESTIONS: &[&str] = &[
     "angioedema with ACE inhibitors",
 ];
 
-fn shared_data() -> PathBuf {
-    std::env::var_os("DRUGCITE_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
-fn corpus() -> PathBuf {
-    shared_data().join("labels/openfda-labels.jsonl.gz")
-}
-
-fn shared_vocabulary() -> PathBuf {
-    shared_data().join("vocab")
-}
-
 fn dir_size(path: &Path) -> u64 {
     std::fs::read_dir(path)
         .map(|entries| {
@@ -62,12 +50,6 @@ fn dir_size(path: &Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> f64 {
-    samples.sort();
-    let at = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[at].as_secs_f64() * 1000.0
 }
 
 fn main() {
@@ -86,14 +68,14 @@ fn main() {
     let per_question = started.elapsed().as_secs_f64() * 1000.0 / 50.0;
     println!("question embedding alone: {per_question:.1} ms mean over 50");
     let semantic = !std::env::var("DRUGCITE_BENCH_LEXICAL").is_ok_and(|v| v == "1");
-    let vocabulary = drugcite::conditions::vocabulary::read_dir(&shared_vocabulary())
+    let vocabulary = drugcite::conditions::vocabulary::read_dir(&shared_data().join("vocab"))
         .expect("shared vocabularies");
     let options = IngestOptions {
         progress: ProgressMode::Auto,
         embedder: semantic.then_some(embedder.as_ref()),
         vocabulary: &vocabulary,
     };
-    let report = ingest(&data_dir, &[corpus()], &options).expect("ingest");
+    let report = ingest(&data_dir, &[corpus_file()], &options).expect("ingest");
     println!(
         "embeddings: {} computed in {:.1} s ({:.0} segments/s)",
         report.embeddings_computed,
@@ -122,12 +104,7 @@ fn main() {
         engine.segment_count(),
         started.elapsed().as_secs_f64() * 1000.0
     );
-    let unlimited = NonZeroU32::new(u32::MAX).unwrap();
-    let limits = RateLimitConfig {
-        per_key_per_minute: unlimited,
-        per_address_per_minute: unlimited,
-    };
-    let state = AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits);
+    let state = unlimited_state(engine, &data_dir);
 
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async move {

@@ -3,32 +3,22 @@
 //! written, an idempotent re-sync, loading the graph back, and verify look-ups over Bolt.
 //! Run: `cargo bench --bench neo4j` (a lexical-only ingest first; the sync needs no embeddings).
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use drugcite::domain::Fingerprint;
 use drugcite::graph::GraphData;
-use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
+use drugcite::ingest::ProgressMode;
 use drugcite::neo4j::sync_generation;
 use drugcite::store::{DataDir, Snapshot};
+
+mod common;
+use common::{lexical_corpus_index, percentile};
 
 #[allow(dead_code)]
 #[path = "../tests/api/bolt.rs"]
 mod bolt;
 
 const LOOKUPS: usize = 500;
-
-fn shared_data() -> PathBuf {
-    std::env::var_os("DRUGCITE_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> f64 {
-    samples.sort();
-    let at = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[at].as_secs_f64() * 1000.0
-}
 
 fn timed<T>(what: &str, work: impl FnOnce() -> T) -> T {
     let started = Instant::now();
@@ -40,15 +30,7 @@ fn timed<T>(what: &str, work: impl FnOnce() -> T) -> T {
 fn main() {
     let scratch = tempfile::tempdir().expect("scratch dir");
     let data_dir = DataDir::new(scratch.path().join("data"));
-    let vocabulary = drugcite::conditions::vocabulary::read_dir(&shared_data().join("vocab"))
-        .expect("shared vocabularies");
-    let options = IngestOptions {
-        progress: ProgressMode::Auto,
-        embedder: None,
-        vocabulary: &vocabulary,
-    };
-    let corpus = shared_data().join("labels/openfda-labels.jsonl.gz");
-    ingest(&data_dir, &[corpus], &options).expect("ingest");
+    lexical_corpus_index(&data_dir);
     let snapshot = Snapshot::open_current(&data_dir).expect("snapshot");
     let graph = GraphData::read(snapshot.generation())
         .expect("graph")

@@ -1,0 +1,54 @@
+//! What the benchmarks share: where the shared data is, percentiles, the lexical-only index of
+//! the full corpus, and an unlimited server state. Each benchmark uses part of it.
+#![allow(dead_code)]
+
+use std::num::NonZeroU32;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use drugcite::engine::Engine;
+use drugcite::http::{AppState, RateLimitConfig};
+use drugcite::ingest::{ingest, IngestOptions, IngestReport, ProgressMode};
+use drugcite::keys::KeyRing;
+use drugcite::store::DataDir;
+
+pub fn shared_data() -> PathBuf {
+    std::env::var_os("DRUGCITE_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+}
+
+pub fn corpus_file() -> PathBuf {
+    shared_data().join("labels/openfda-labels.jsonl.gz")
+}
+
+/// The `p` quantile of `samples`, in milliseconds.
+pub fn percentile(samples: &mut [Duration], p: f64) -> f64 {
+    samples.sort();
+    let at = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[at].as_secs_f64() * 1000.0
+}
+
+/// Ingests the full corpus without embeddings, with the shared vocabularies (the graph needs
+/// no embeddings).
+pub fn lexical_corpus_index(data_dir: &DataDir) -> IngestReport {
+    let vocabulary = drugcite::conditions::vocabulary::read_dir(&shared_data().join("vocab"))
+        .expect("shared vocabularies");
+    let options = IngestOptions {
+        progress: ProgressMode::Auto,
+        embedder: None,
+        vocabulary: &vocabulary,
+    };
+    ingest(data_dir, &[corpus_file()], &options).expect("ingest")
+}
+
+/// Server state over `engine` whose rate limits never trigger.
+pub fn unlimited_state(engine: Engine, data_dir: &DataDir) -> AppState {
+    let unlimited = NonZeroU32::new(u32::MAX).unwrap();
+    let limits = RateLimitConfig {
+        per_key_per_minute: unlimited,
+        per_address_per_minute: unlimited,
+    };
+    AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits)
+}
