@@ -76,6 +76,15 @@ pub enum RelationType {
 }
 
 impl RelationType {
+    pub const ALL: [RelationType; 6] = [
+        Self::Contraindication,
+        Self::Warning,
+        Self::AdverseReaction,
+        Self::Indication,
+        Self::Interaction,
+        Self::MemberOf,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Contraindication => "contraindication",

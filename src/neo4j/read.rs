@@ -8,10 +8,10 @@ use std::sync::Arc;
 use neo4rs::{query, Row};
 use serde::de::DeserializeOwned;
 
-use super::sync::{node_label, relationship_type, RELATION_TYPES};
+use super::sync::{node_label, relationship_type};
 use super::{Neo4jClient, Neo4jError};
 use crate::domain::Fingerprint;
-use crate::graph::{Evidence, GraphData, Node, NodeKind, Relationship, Severity};
+use crate::graph::{Evidence, GraphData, Node, NodeKind, RelationType, Relationship, Severity};
 use crate::label::{Drug, LabelMeta, NameSource};
 use crate::store::StoredSegment;
 use crate::verify::MAX_HAMMING_RADIUS;
@@ -81,7 +81,7 @@ impl Neo4jClient {
             .filter(|n| n.kind == NodeKind::Drug)
             .map(|n| n.id.clone())
             .collect();
-        let types: Vec<&str> = RELATION_TYPES
+        let types: Vec<&str> = RelationType::ALL
             .iter()
             .map(|&t| relationship_type(t))
             .collect();
@@ -104,7 +104,7 @@ impl Neo4jClient {
 
     fn relationship(&self, row: &Row) -> Result<Relationship, Neo4jError> {
         let type_name: String = self.column(row, "type")?;
-        let kind = RELATION_TYPES
+        let kind = RelationType::ALL
             .into_iter()
             .find(|&t| relationship_type(t) == type_name)
             .ok_or_else(|| self.unexpected(format!("relationship type {type_name}")))?;
@@ -214,7 +214,7 @@ impl Neo4jClient {
                 .nodes
                 .insert(label.to_owned(), self.count(&statement)?);
         }
-        let types = RELATION_TYPES.map(relationship_type);
+        let types = RelationType::ALL.map(relationship_type);
         for kind in types.iter().chain(&STRUCTURE_TYPES) {
             let statement = format!("MATCH ()-[r:{kind}]->() RETURN count(r) AS n");
             counts

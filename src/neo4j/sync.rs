@@ -94,15 +94,6 @@ pub fn relationship_type(kind: RelationType) -> &'static str {
     }
 }
 
-pub const RELATION_TYPES: [RelationType; 6] = [
-    RelationType::Contraindication,
-    RelationType::Warning,
-    RelationType::AdverseReaction,
-    RelationType::Indication,
-    RelationType::Interaction,
-    RelationType::MemberOf,
-];
-
 /// Writes `snapshot` and its `graph` into Neo4j, schema first.
 pub fn sync_generation(
     client: &Neo4jClient,
@@ -172,7 +163,7 @@ pub fn sync_generation(
         *report.relationships.entry(kind_name).or_default() +=
             writer.write(&statement, &rows, BATCH_ROWS, 1)?;
     }
-    for kind in RELATION_TYPES {
+    for kind in RelationType::ALL {
         let statement = format!(
             "MATCH ()-[r:{}]->() WHERE r.graph_digest <> $digest DELETE r",
             relationship_type(kind)

@@ -98,20 +98,13 @@ fn expected_counts(snapshot: &Snapshot, graph: &GraphData) -> StoredCounts {
     nodes.insert("Label".into(), snapshot.labels().len() as u64);
     nodes.insert("Section".into(), sections.len() as u64);
     nodes.insert("Segment".into(), fingerprints.len() as u64);
-    let mut relationships: BTreeMap<String, u64> = [
-        RelationType::Contraindication,
-        RelationType::Warning,
-        RelationType::AdverseReaction,
-        RelationType::Indication,
-        RelationType::Interaction,
-        RelationType::MemberOf,
-    ]
-    .into_iter()
-    .map(|kind| {
-        let n = counts.relationships.get(&kind).copied().unwrap_or(0);
-        (neo4j_type(kind), n as u64)
-    })
-    .collect();
+    let mut relationships: BTreeMap<String, u64> = RelationType::ALL
+        .into_iter()
+        .map(|kind| {
+            let n = counts.relationships.get(&kind).copied().unwrap_or(0);
+            (neo4j_type(kind), n as u64)
+        })
+        .collect();
     relationships.insert("HAS_LABEL".into(), labelled as u64);
     relationships.insert("HAS_SECTION".into(), sections.len() as u64);
     relationships.insert("HAS_SEGMENT".into(), section_links.len() as u64);
