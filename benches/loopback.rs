@@ -101,7 +101,7 @@ fn main() {
     let engine = Engine::open(data_dir.clone(), Some(embedder)).expect("open");
     println!(
         "engine open (fingerprint index over {} segments): {:.0} ms",
-        engine.segment_count(),
+        engine.index.segment_count(),
         started.elapsed().as_secs_f64() * 1000.0
     );
     let state = unlimited_state(engine, &data_dir);

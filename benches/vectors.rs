@@ -9,10 +9,10 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use drugcite::dense::DenseIndex;
 use drugcite::domain::Fingerprint;
 use drugcite::embed::Embedder;
 use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
+use drugcite::search::vectors::DenseIndex;
 use drugcite::store::{DataDir, Snapshot};
 use rand::{Rng, SeedableRng};
 

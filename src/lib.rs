@@ -4,7 +4,6 @@
 
 pub mod conditions;
 pub mod curated;
-pub mod dense;
 pub mod domain;
 pub mod embed;
 pub mod engine;
@@ -14,9 +13,11 @@ pub mod http;
 pub mod ingest;
 pub mod keys;
 pub mod label;
+pub mod live;
 pub mod neo4j;
-pub mod query;
-pub mod ranking;
+pub mod progress;
 pub mod search;
+pub mod startup;
 pub mod store;
+pub mod text;
 pub mod verify;

@@ -14,13 +14,14 @@ use clap::{Parser, Subcommand};
 use drugcite::conditions::learn::{self, read_annotations, Half};
 use drugcite::conditions::{self, VocabularyTerm};
 use drugcite::embed::Embedder;
-use drugcite::engine::{Engine, GraphBackend};
+use drugcite::engine::GraphBackend;
 use drugcite::eval::{parse_question, score, Judged, Summary};
 use drugcite::graph::GraphData;
-use drugcite::http::{self, AppState, RateLimitConfig};
+use drugcite::http::RateLimitConfig;
 use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
-use drugcite::keys::{KeyRing, KeyStore, Scope};
+use drugcite::keys::{KeyStore, Scope};
 use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
+use drugcite::startup::{ServeConfig, Server};
 use drugcite::store::{DataDir, Snapshot};
 
 #[derive(Parser)]
@@ -295,8 +296,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     neo4j_backend(neo4j.required_client("--graph-backend neo4j")?)
                 }
             };
-            let embedder = load_embedder(&cli.model_dir, lexical_only)?;
-            serve(data_dir, embedder, backend, addr, limits)
+            let config = ServeConfig {
+                data_dir,
+                embedder: load_embedder(&cli.model_dir, lexical_only)?,
+                backend,
+                limits,
+            };
+            serve(config, addr)
         }
         Command::Keys { command } => keys(&data_dir, command),
         Command::Eval {
@@ -461,39 +467,12 @@ fn neo4j_backend(client: Neo4jClient) -> GraphBackend {
     GraphBackend::Neo4j(Arc::new(client))
 }
 
-fn serve(
-    data_dir: DataDir,
-    embedder: Option<Arc<Embedder>>,
-    backend: GraphBackend,
-    addr: SocketAddr,
-    limits: RateLimitConfig,
-) -> anyhow::Result<()> {
-    let on_neo4j = matches!(backend, GraphBackend::Neo4j(_));
-    let engine = Engine::open_with(data_dir.clone(), embedder, backend)?;
-    if on_neo4j {
-        if let Err(e) = engine.reasoner() {
-            tracing::warn!(
-                "loading the knowledge graph from Neo4j: {e}; retried on each /v1/graph"
-            );
-        }
-    }
-    let (graph_nodes, graph_relationships) = engine.graph_size();
-    tracing::info!(
-        segments = engine.segment_count(),
-        semantic = engine.is_semantic(),
-        graph_nodes,
-        graph_relationships,
-        generation = %engine.generation().display(),
-        "index loaded"
-    );
-    let state = AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits);
+fn serve(config: ServeConfig, addr: SocketAddr) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("binding {addr}"))?;
-        tracing::info!("listening on {}", listener.local_addr()?);
-        http::serve(listener, state).await.context("serving")
+        let server = Server::start(config, addr).await?;
+        tracing::info!("listening on {}", server.local_addr()?);
+        server.run().await.context("serving")
     })
 }
 

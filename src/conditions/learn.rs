@@ -13,8 +13,8 @@ use sha2::{Digest, Sha256};
 
 use super::lexicon::{CuratedTerm, Lexicon, Origins, SectionGroup, TermStats};
 use super::matcher::{Matcher, Purpose};
-use super::text::key_of;
 use super::vocabulary::VocabularyTerm;
+use crate::text::key_of;
 
 /// A list item is taken as a listed reaction when at least this many labels' lists name it.
 const MIN_LISTINGS: usize = 2;

@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use super::text::key_of;
 use super::vocabulary::VocabularyTerm;
+use crate::text::key_of;
 
 const CURATED: &str = include_str!("../../graph/adverse-reaction-terms.tsv");
 

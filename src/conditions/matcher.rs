@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexicon::{project_id, Entry, Lexicon, SectionGroup, MAX_TERM_WORDS};
-use super::text::{join, joinable, key_of, words, Word};
+use crate::text::{join, joinable, key_of, words, Word};
 
 /// Words before a laboratory analyte that make it a finding ("elevated ALT").
 const CHANGE_BEFORE: &[&str] = &[

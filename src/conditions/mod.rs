@@ -5,7 +5,6 @@
 pub mod learn;
 pub mod lexicon;
 pub mod matcher;
-pub mod text;
 pub mod vocabulary;
 
 use std::io::{BufRead, Write};
@@ -53,8 +52,8 @@ pub fn adverse_reactions(matcher: &Matcher, section: &str, text: &str) -> Vec<Ex
         .into_iter()
         .map(|m| ExtractedMention {
             text: text[m.span.clone()].to_owned(),
-            start: text::char_offset(text, m.span.start),
-            end: text::char_offset(text, m.span.end),
+            start: crate::text::char_offset(text, m.span.start),
+            end: crate::text::char_offset(text, m.span.end),
             condition_id: m.condition_id,
             condition_name: m.condition_name,
         })

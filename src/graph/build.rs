@@ -10,7 +10,7 @@ use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severi
 use super::relations::{relation_of_section, statements, Drugs, Target};
 use crate::conditions::Matcher;
 use crate::label::LabelMeta;
-use crate::query::{DrugVocabulary, LabelNames};
+use crate::search::understanding::{DrugVocabulary, LabelNames};
 use crate::store::{Snapshot, StoreError};
 
 #[derive(Default)]

@@ -7,6 +7,7 @@ pub mod model;
 pub mod question;
 pub mod reason;
 pub mod relations;
+pub mod service;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -21,7 +22,7 @@ use self::relations::Drugs;
 use crate::conditions::{self, Matcher};
 use crate::curated::{condition_synonyms, ConditionSynonyms};
 use crate::label::LabelMeta;
-use crate::query::DrugVocabulary;
+use crate::search::understanding::DrugVocabulary;
 
 /// A generation's graph with what reading questions about it needs: the condition matcher
 /// of the vocabulary it was built with and the curated condition synonyms.

@@ -11,10 +11,10 @@ use regex::Regex;
 use super::build::target_nodes;
 use super::model::{Node, RelationType};
 use super::relations::{Drugs, Target};
-use crate::conditions::text::{key_of, words};
 use crate::conditions::{Matcher, Purpose};
 use crate::curated::ConditionSynonyms;
-use crate::query::DrugMention;
+use crate::search::understanding::DrugMention;
+use crate::text::{key_of, occurrences, words, WordEdge};
 
 /// Relation words, each with the relation types it asks for.
 static INTENTS: LazyLock<Vec<(Regex, &'static [RelationType])>> = LazyLock::new(|| {
@@ -295,18 +295,9 @@ fn governing_relations(
         .unwrap_or_else(|| vec![RelationType::AdverseReaction, RelationType::Warning])
 }
 
-/// Where `phrase` occurs in `lower` on word boundaries.
+/// Where `phrase` occurs in `lower` on word boundaries (a plural `s` allowed).
 fn phrase_spans(lower: &str, phrase: &str) -> Vec<Range<usize>> {
-    lower
-        .match_indices(phrase)
-        .map(|(at, _)| at..at + phrase.len())
-        .filter(|r| {
-            let before = lower[..r.start].chars().next_back();
-            let after = lower[r.end..].chars().next();
-            !before.is_some_and(char::is_alphanumeric)
-                && !after.is_some_and(|c| c.is_alphanumeric() && c != 's')
-        })
-        .collect()
+    occurrences(lower, phrase, WordEdge::WholeOrPlural).collect()
 }
 
 fn unrecognized(lower: &str, covered: &[Range<usize>]) -> Vec<String> {

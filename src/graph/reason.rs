@@ -11,7 +11,7 @@ use petgraph::Direction;
 
 use super::model::{Evidence, GraphData, Node, NodeKind, RelationType, Severity};
 use super::question::{GraphQuestion, NamedCondition, NamedDrug};
-use crate::conditions::text::key_of;
+use crate::text::{key_contains, key_of};
 
 /// The relation types answered when a question names none.
 const DEFAULT_TYPES: [RelationType; 5] = [
@@ -306,7 +306,7 @@ impl KnowledgeGraph {
             .enumerate()
             .filter(|(_, key)| {
                 key.as_ref()
-                    .is_some_and(|key| condition.keys.iter().any(|k| contains_words(key, k)))
+                    .is_some_and(|key| condition.keys.iter().any(|k| key_contains(key, k)))
             })
             .map(|(i, _)| NodeIndex::new(i))
             .collect();
@@ -485,15 +485,6 @@ fn class_is_asked(question: &GraphQuestion) -> bool {
 
 fn boxed_ok(edge: &Edge, boxed_only: bool) -> bool {
     !boxed_only || edge.evidence.iter().any(|e| e.section == "boxed_warning")
-}
-
-/// Whether the words of `phrase` occur in `key` consecutively.
-fn contains_words(key: &str, phrase: &str) -> bool {
-    if phrase.is_empty() {
-        return false;
-    }
-    let padded = format!(" {key} ");
-    padded.contains(&format!(" {phrase} "))
 }
 
 /// Keeps, in every group, only relationships whose target every group reaches.

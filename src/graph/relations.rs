@@ -22,7 +22,8 @@ use std::sync::Arc;
 use super::model::{RelationType, Severity};
 use crate::conditions::{Matcher, Purpose, SectionGroup};
 use crate::label::LabelMeta;
-use crate::query::{name_parts, DrugVocabulary};
+use crate::search::understanding::{name_parts, DrugVocabulary};
+use crate::text::{contains_any_word, hyphenated_words};
 
 const LIFE_THREATENING: &[&str] = &[
     "fatal",
@@ -152,7 +153,9 @@ pub fn statements(
     for sentence in sentences(text) {
         let lower = text[sentence.clone()].to_lowercase();
         let kind = match section_kind {
-            RelationType::Contraindication if contains_any(&lower, HEDGES) => RelationType::Warning,
+            RelationType::Contraindication if contains_any_word(&lower, HEDGES) => {
+                RelationType::Warning
+            }
             other => other,
         };
         if lower.contains("not contraindicated") {
@@ -174,7 +177,7 @@ pub fn statements(
             section_kind,
             RelationType::Interaction | RelationType::Contraindication
         );
-        if names_drugs && !contains_any(&lower, NO_INTERACTION) {
+        if names_drugs && !contains_any_word(&lower, NO_INTERACTION) {
             for target in drug_targets(&lower, drugs) {
                 out.push(Statement {
                     target,
@@ -323,29 +326,27 @@ fn severity(kind: RelationType, boxed: bool, sentence: &str) -> Option<Severity>
     if kind == RelationType::Indication {
         return None;
     }
-    if contains_any(sentence, LIFE_THREATENING) {
+    if contains_any_word(sentence, LIFE_THREATENING) {
         return Some(Severity::LifeThreatening);
     }
     let serious_by_kind = boxed
         || kind == RelationType::Contraindication
-        || (kind == RelationType::Interaction && contains_any(sentence, AVOID));
-    if serious_by_kind || contains_any(sentence, SERIOUS) {
+        || (kind == RelationType::Interaction && contains_any_word(sentence, AVOID));
+    if serious_by_kind || contains_any_word(sentence, SERIOUS) {
         return Some(Severity::Serious);
     }
     if matches!(kind, RelationType::Warning | RelationType::Interaction)
-        || has_word(sentence, "moderate")
+        || contains_any_word(sentence, &["moderate"])
     {
         return Some(Severity::Moderate);
     }
-    contains_any(sentence, MILD).then_some(Severity::Mild)
+    contains_any_word(sentence, MILD).then_some(Severity::Mild)
 }
 
 /// Whether the condition at `span` of `sentence` is denied by a negation before it (within
 /// reach) or a denial after it.
 fn is_negated(sentence: &str, span: Range<usize>) -> bool {
-    let before: Vec<String> = sentence[..span.start]
-        .split(|c: char| !c.is_alphanumeric() && c != '-')
-        .filter(|w| !w.is_empty())
+    let before: Vec<String> = hyphenated_words(&sentence[..span.start])
         .map(str::to_lowercase)
         .collect();
     let window = before.len().saturating_sub(NEGATION_REACH);
@@ -361,7 +362,7 @@ fn is_negated(sentence: &str, span: Range<usize>) -> bool {
         word == "not" && !instruction && !hedge
     });
     let after = sentence[span.end..].to_lowercase();
-    negated_before || contains_any(&after, DENIED_AFTER)
+    negated_before || contains_any_word(&after, DENIED_AFTER)
 }
 
 /// Byte ranges of the sentences of `text`: split after `.`, `;`, `?`, `!` followed by white
@@ -386,26 +387,12 @@ fn sentences(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-fn contains_any(text: &str, needles: &[&str]) -> bool {
-    needles.iter().any(|n| {
-        text.match_indices(n).any(|(at, _)| {
-            let before = text[..at].chars().next_back();
-            let after = text[at + n.len()..].chars().next();
-            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-        })
-    })
-}
-
-fn has_word(text: &str, word: &str) -> bool {
-    contains_any(text, &[word])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::conditions::{Lexicon, VocabularyTerm};
     use crate::label::{Drug, NameSource};
-    use crate::query::LabelNames;
+    use crate::search::understanding::LabelNames;
 
     fn matcher() -> Matcher {
         let term = |id: &str, name: &str| VocabularyTerm {

@@ -23,7 +23,7 @@ use tower_http::trace::TraceLayer;
 pub use error::{ApiError, ErrorEnvelope};
 pub use limits::RateLimitConfig;
 
-use crate::engine::Engine;
+use crate::engine::{Engine, EngineError};
 use crate::keys::KeyRing;
 use limits::RateLimits;
 
@@ -81,11 +81,14 @@ async fn maintain(state: AppState) {
         ticks.tick().await;
         state.limits.forget_idle();
         let engine = Arc::clone(&state.engine);
-        match tokio::task::spawn_blocking(move || engine.reload_if_changed()).await {
+        match tokio::task::spawn_blocking(move || engine.refresh()).await {
             Ok(Ok(true)) => {
-                tracing::info!(generation = %state.engine.generation().display(), "serving a new index generation")
+                tracing::info!(generation = %state.engine.index.generation().display(), "serving a new index generation")
             }
             Ok(Ok(false)) => {}
+            Ok(Err(EngineError::GraphStore(e))) => {
+                tracing::warn!("cannot ask Neo4j for a newer sync: {e}")
+            }
             Ok(Err(e)) => tracing::error!("keeping the current index: {e}"),
             Err(e) => tracing::error!("index reload task failed: {e}"),
         }

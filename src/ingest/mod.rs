@@ -3,26 +3,25 @@
 //! and reported, never fatal; an I/O or index failure aborts and leaves the live index alone.
 
 mod embedding;
-mod progress;
 mod report;
 mod source;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-pub use progress::ProgressMode;
+pub use crate::progress::ProgressMode;
 pub use report::{GraphReport, IngestReport};
 
 use self::embedding::{EmbeddingStage, StageError};
-use self::progress::Progress;
 use self::report::ReportBuilder;
 use self::source::RawRecord;
 use crate::conditions::{self, VocabularyTerm};
 use crate::embed::{EmbedError, Embedder};
 use crate::label::{segment_label, LabelRecord, NameSource};
+use crate::progress::{Progress, Unit};
 use crate::store::{write_manifest, DataDir, IndexBuilder, Snapshot, StoreError, VectorCache};
 
 #[derive(Debug, thiserror::Error)]
@@ -88,7 +87,8 @@ pub fn ingest(
         embedding: options.embedder.map(|e| EmbeddingStage::new(e, cache)),
         versions: HashMap::new(),
         report: ReportBuilder::new(&files),
-        progress: Progress::start(options.progress, total_bytes, Arc::clone(&bytes_read)),
+        progress: Progress::start(options.progress, "ingest", total_bytes, Unit::Bytes),
+        bytes_read: Arc::clone(&bytes_read),
     };
     for file in &files {
         source::read_file(file, &bytes_read, &mut |raw| pipeline.accept(raw))?;
@@ -151,6 +151,7 @@ struct Pipeline<'e> {
     versions: HashMap<String, (VersionRank, u64)>,
     report: ReportBuilder,
     progress: Progress,
+    bytes_read: Arc<AtomicU64>,
 }
 
 impl Pipeline<'_> {
@@ -189,10 +190,28 @@ impl Pipeline<'_> {
             record.html_tables as u64,
             record.meta.name_source == NameSource::ProductData,
         );
-        let embedded = self.embedding.as_ref().map(|stage| stage.counts());
-        self.progress
-            .update(self.report.indexed(), self.report.segments(), embedded);
+        self.show_progress();
         Ok(())
+    }
+
+    fn show_progress(&mut self) {
+        let (labels, segments) = (self.report.indexed(), self.report.segments());
+        let embedded = self.embedding.as_ref().map(|stage| stage.counts());
+        let elapsed = self.progress.elapsed();
+        let position = self.bytes_read.load(Ordering::Relaxed);
+        self.progress.update(position, || {
+            let rate = labels as f64 / elapsed.as_secs_f64().max(1e-3);
+            let mut message = format!("{labels} labels, {segments} segments, {rate:.0} labels/s");
+            if let Some(counts) = embedded {
+                let per_second =
+                    counts.computed as f64 / counts.compute_time.as_secs_f64().max(1e-3);
+                message.push_str(&format!(
+                    ", embedded {} ({per_second:.0}/s), reused {}",
+                    counts.computed, counts.reused
+                ));
+            }
+            message
+        });
     }
 
     /// Keeps one version per set id: an older or repeated version is skipped; a newer one

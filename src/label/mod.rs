@@ -15,7 +15,7 @@ const PATIENT_VOICE_WORDS: usize = 2;
 /// Whether `text` speaks to the patient ("Tell your healthcare provider if you…"), as medication
 /// guides do; professional label text never says "you".
 pub fn addresses_patient(text: &str) -> bool {
-    text.split(|c: char| !c.is_alphabetic())
+    crate::text::letter_words(text)
         .filter(|w| w.eq_ignore_ascii_case("you") || w.eq_ignore_ascii_case("your"))
         .nth(PATIENT_VOICE_WORDS - 1)
         .is_some()

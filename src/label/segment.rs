@@ -11,6 +11,7 @@ use memchr::memmem;
 
 use super::{LabelRecord, Section};
 use crate::domain::Fingerprint;
+use crate::text::whitespace_spans;
 
 const TARGET_WORDS: usize = 100;
 const MAX_WORDS: usize = 160;
@@ -58,7 +59,7 @@ pub fn segment_label(record: &LabelRecord) -> Vec<Segment> {
 /// Byte ranges of the segments of one section string.
 fn segment_spans(string: &str, own: &Section, all: &[Section]) -> Vec<(usize, usize)> {
     let masked = repeated_elsewhere(string, own, all);
-    let words = word_spans(string);
+    let words = whitespace_spans(string);
     if masked.is_empty() {
         return pack(string, &words);
     }
@@ -94,25 +95,6 @@ fn repeated_elsewhere(string: &str, own: &Section, all: &[Section]) -> Vec<(usiz
                     .map(|at| (at, at + needle.len())),
             );
         }
-    }
-    spans
-}
-
-fn word_spans(text: &str) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let mut start = None;
-    for (at, ch) in text.char_indices() {
-        match (ch.is_whitespace(), start) {
-            (true, Some(s)) => {
-                spans.push((s, at));
-                start = None;
-            }
-            (false, None) => start = Some(at),
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        spans.push((s, text.len()));
     }
     spans
 }
@@ -277,7 +259,7 @@ mod tests {
     #[test]
     fn abbreviations_and_initials_do_not_end_sentences() {
         let text = "Avoid NSAIDs, e.g. Ibuprofen, in patients. J. Smith reported it. Next one.";
-        let words = word_spans(text);
+        let words = whitespace_spans(text);
         let ends = sentence_ends(text, &words);
         let cut_after: Vec<&str> = ends
             .iter()
@@ -289,7 +271,7 @@ mod tests {
     #[test]
     fn numbered_headings_start_a_sentence() {
         let text = "risk of bleeding 5.2 Hepatotoxicity Monitor liver tests";
-        let words = word_spans(text);
+        let words = whitespace_spans(text);
         assert_eq!(sentence_ends(text, &words), [3, words.len()]);
     }
 

@@ -6,8 +6,10 @@ mod client;
 mod read;
 mod schema;
 mod sync;
+mod watch;
 
 pub use client::{Neo4jClient, Neo4jConfig, Neo4jError};
 pub use read::StoredCounts;
 pub use schema::{schema_statements, SchemaReport};
 pub use sync::{sync_generation, SyncError, SyncReport};
+pub use watch::{SeenSync, SyncWatch};

@@ -5,18 +5,16 @@
 //! recorded as the completed sync. Never reads the database back.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{Neo4jClient, Neo4jError, SchemaReport};
 use crate::domain::Fingerprint;
 use crate::graph::{GraphData, NodeKind, RelationType, Relationship};
-use crate::ingest::ProgressMode;
 use crate::label::{dailymed_url, section_name, LabelMeta};
+use crate::progress::{Progress, ProgressMode, Unit};
 use crate::store::{Snapshot, StoreError};
 
 /// Rows per statement: small enough for any Bolt endpoint, large enough to amortise a trip.
@@ -114,10 +112,11 @@ pub fn sync_generation(
         + snapshot.labels().len() * 2
         + sections.len() * 2
         + segments.len() * 2;
-    let mut progress = SyncProgress::start(mode, total as u64);
+    let mut progress = Progress::start(mode, "neo4j sync", total as u64, Unit::Items("rows"));
     let mut writer = Writer {
         client,
         progress: &mut progress,
+        written: 0,
     };
     for kind in [NodeKind::Drug, NodeKind::DrugClass, NodeKind::Condition] {
         let label = node_label(kind);
@@ -343,7 +342,8 @@ fn graph_digest(graph: &GraphData) -> String {
 /// Sends rows in batches; each row stands for `items` progress items (a node and its link).
 struct Writer<'a> {
     client: &'a Neo4jClient,
-    progress: &'a mut SyncProgress,
+    progress: &'a mut Progress,
+    written: u64,
 }
 
 impl Writer<'_> {
@@ -361,59 +361,10 @@ impl Writer<'_> {
                 .map_err(|e: neo4rs::Error| self.client.unexpected(e))?;
             self.client
                 .run(neo4rs::query(statement).param("rows", rows))?;
-            self.progress.advance(chunk.len() as u64 * items);
+            self.written += chunk.len() as u64 * items;
+            self.progress.update(self.written, String::new);
         }
         Ok(rows.len())
-    }
-}
-
-/// A bar over rows written when stderr is a terminal, a log line every few seconds otherwise.
-struct SyncProgress {
-    bar: Option<ProgressBar>,
-    log_lines: bool,
-    done: u64,
-    total: u64,
-    last_log: Instant,
-}
-
-const LOG_EVERY: Duration = Duration::from_secs(5);
-
-impl SyncProgress {
-    fn start(mode: ProgressMode, total: u64) -> Self {
-        let terminal = std::io::stderr().is_terminal();
-        let bar = (mode == ProgressMode::Auto && terminal).then(|| {
-            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "neo4j {bar:30} {pos}/{len} rows {per_sec} [{elapsed_precise}, eta {eta}]",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar
-        });
-        Self {
-            bar,
-            log_lines: mode == ProgressMode::Auto && !terminal,
-            done: 0,
-            total,
-            last_log: Instant::now(),
-        }
-    }
-
-    fn advance(&mut self, items: u64) {
-        self.done += items;
-        if let Some(bar) = &self.bar {
-            bar.set_position(self.done);
-        } else if self.log_lines && self.last_log.elapsed() >= LOG_EVERY {
-            self.last_log = Instant::now();
-            tracing::info!("neo4j sync: {}/{} rows", self.done, self.total);
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
     }
 }
 

@@ -8,10 +8,11 @@ use std::sync::{Arc, OnceLock};
 
 use drugcite::conditions::VocabularyTerm;
 use drugcite::embed::Embedder;
-use drugcite::engine::{Engine, GraphBackend};
-use drugcite::http::{self, AppState, RateLimitConfig};
+use drugcite::engine::GraphBackend;
+use drugcite::http::RateLimitConfig;
 use drugcite::ingest::{ingest, IngestOptions, IngestReport, ProgressMode};
-use drugcite::keys::{KeyRing, KeyStore, Scope};
+use drugcite::keys::{KeyStore, Scope};
+use drugcite::startup::{ServeConfig, Server};
 use drugcite::store::DataDir;
 use serde_json::Value;
 
@@ -148,27 +149,30 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(data_dir: &Path, limits: Limits) -> TestApp {
-    let engine = Engine::open(DataDir::new(data_dir), Some(embedder())).expect("open engine");
-    serve_engine(engine, data_dir, limits).await
+    serve(data_dir, GraphBackend::Embedded, limits).await
 }
 
 /// Starts the real server over `data_dir` with its graph and verify on `backend`.
 pub async fn spawn_app_on(data_dir: &Path, backend: GraphBackend) -> TestApp {
-    let engine =
-        Engine::open_with(DataDir::new(data_dir), Some(embedder()), backend).expect("open engine");
-    serve_engine(engine, data_dir, GENEROUS).await
+    serve(data_dir, backend, GENEROUS).await
 }
 
-async fn serve_engine(engine: Engine, data_dir: &Path, limits: Limits) -> TestApp {
-    let limits = RateLimitConfig {
-        per_key_per_minute: NonZeroU32::new(limits.per_key).unwrap(),
-        per_address_per_minute: NonZeroU32::new(limits.per_address).unwrap(),
+/// Starts a server exactly as `drugcite serve` does, on a free port.
+async fn serve(data_dir: &Path, backend: GraphBackend, limits: Limits) -> TestApp {
+    let config = ServeConfig {
+        data_dir: DataDir::new(data_dir),
+        embedder: Some(embedder()),
+        backend,
+        limits: RateLimitConfig {
+            per_key_per_minute: NonZeroU32::new(limits.per_key).unwrap(),
+            per_address_per_minute: NonZeroU32::new(limits.per_address).unwrap(),
+        },
     };
-    let keys = KeyRing::new(DataDir::new(data_dir).keys_path());
-    let state = AppState::new(Arc::new(engine), keys, limits);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(http::serve(listener, state));
+    let server = Server::start(config, "127.0.0.1:0".parse().unwrap())
+        .await
+        .expect("start server");
+    let addr = server.local_addr().unwrap();
+    tokio::spawn(server.run());
     TestApp {
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),

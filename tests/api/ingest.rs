@@ -8,6 +8,7 @@ use drugcite::domain::Fingerprint;
 use drugcite::engine::Engine;
 use drugcite::ingest::{ingest, IngestError, IngestOptions, IngestReport, ProgressMode};
 use drugcite::store::{DataDir, Snapshot};
+use drugcite::verify::Verification;
 use serde_json::Value;
 
 use crate::helpers::{
@@ -263,15 +264,44 @@ fn a_running_engine_picks_up_a_newly_published_generation() {
     )
     .unwrap();
     let engine = Engine::open(DataDir::new(&data_dir), None).unwrap();
-    let before = engine.segment_count();
-    assert!(!engine.reload_if_changed().unwrap());
+    let before = engine.index.segment_count();
+    assert!(!engine.index.reload_if_changed().unwrap());
     run(
         &data_dir,
         &[write_jsonl(dir.path(), "three.jsonl", &corpus_lines(3))],
     )
     .unwrap();
-    assert!(engine.reload_if_changed().unwrap());
-    assert!(engine.segment_count() > before);
+    assert!(engine.index.reload_if_changed().unwrap());
+    assert!(engine.index.segment_count() > before);
+}
+
+#[test]
+fn a_verify_answer_of_a_replaced_generation_is_never_served() {
+    let dir = scratch_dir();
+    let data_dir = dir.path().join("data");
+    let lines = corpus_lines(2);
+    run(
+        &data_dir,
+        &[write_jsonl(dir.path(), "a.jsonl", &lines[..1])],
+    )
+    .unwrap();
+    let engine = Engine::open(DataDir::new(&data_dir), None).unwrap();
+    let cited = *engine.index.current().catalog.keys().min().unwrap();
+    let verified = engine.verifier.verify(cited).unwrap();
+    assert!(matches!(verified, Verification::Verified(_)));
+    run(
+        &data_dir,
+        &[write_jsonl(dir.path(), "b.jsonl", &lines[1..])],
+    )
+    .unwrap();
+    assert!(engine.index.reload_if_changed().unwrap());
+    assert!(
+        matches!(
+            engine.verifier.verify(cited).unwrap(),
+            Verification::NotFound | Verification::Mismatch { .. }
+        ),
+        "a segment the live generation no longer holds is not verified from the cache"
+    );
 }
 
 #[test]
@@ -282,7 +312,7 @@ fn the_subset_index_has_an_embedding_for_every_segment() {
         index.report.segments
     );
     let engine = Engine::open(DataDir::new(&index.data_dir), Some(embedder())).unwrap();
-    assert!(engine.is_semantic());
+    assert!(engine.searcher.is_semantic());
 }
 
 #[test]

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{blocking, Envelope, Source};
 use crate::domain::{GraphLimit, MaxHops, Question};
-use crate::engine::{AnsweredRelationship, GraphAnswer};
+use crate::graph::service::{AnsweredRelationship, GraphAnswer};
 use crate::graph::{GraphQuestion, Hop, RelationType, Severity};
 use crate::http::access::{Access, GraphAccess};
 use crate::http::body::JsonBody;
@@ -148,7 +148,7 @@ pub async fn graph(
     let started = Instant::now();
     let engine = state.engine.clone();
     let asked = question.clone();
-    let answer = blocking(move || engine.graph(&asked, max_hops, limit)).await?;
+    let answer = blocking(move || engine.graph.answer(&asked, max_hops, limit)).await?;
     let elapsed = started.elapsed().as_secs_f64() * 1000.0;
     Ok(Json(Envelope::ok(shape(
         question.as_str(),

@@ -18,7 +18,7 @@ pub struct Health {
         (status = 500, description = "The index cannot be read", body = crate::http::ErrorEnvelope),
     ))]
 pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
-    if state.engine.segment_count() == 0 {
+    if state.engine.index.segment_count() == 0 {
         return Err(ApiError::Internal(
             "the live index holds no segments".into(),
         ));

@@ -68,7 +68,7 @@ pub async fn search(
     let started = Instant::now();
     let engine = state.engine.clone();
     let query = question.clone();
-    let hits = blocking(move || engine.search(&query, top_k, &filters)).await?;
+    let hits = blocking(move || engine.searcher.search(&query, top_k, &filters)).await?;
     let results: Vec<LabelSegment> = hits.iter().map(LabelSegment::from).collect();
     Ok(Json(Envelope::ok(SearchData {
         query: question.as_str().to_owned(),

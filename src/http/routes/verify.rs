@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use super::{blocking, Envelope, LabelSegment, Source};
 use crate::domain::Fingerprint;
-use crate::engine::Verification;
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::{ApiError, AppState};
 use crate::label::Drug;
+use crate::verify::Verification;
 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct VerifyFound {
@@ -70,7 +70,7 @@ pub async fn verify(
     FingerprintParam(fingerprint): FingerprintParam,
 ) -> Result<Json<Envelope<VerifyData>>, ApiError> {
     let engine = state.engine.clone();
-    let data = match blocking(move || engine.verify(fingerprint)).await? {
+    let data = match blocking(move || engine.verifier.verify(fingerprint)).await? {
         Verification::Verified(segment) => {
             let view = LabelSegment::from(segment.as_ref());
             VerifyData::Found(Box::new(VerifyFound {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::domain::Fingerprint;
-use crate::query::{Understanding, PERIPHERAL_SECTIONS};
+use crate::search::understanding::{Understanding, PERIPHERAL_SECTIONS};
 use crate::store::SegmentInfo;
 
 const LEXICAL_WEIGHT: f32 = 0.5;
@@ -129,7 +129,7 @@ mod tests {
     use tantivy::DocAddress;
 
     use super::*;
-    use crate::query::DrugMention;
+    use crate::search::understanding::DrugMention;
     use crate::store::SegmentAddress;
 
     fn info(label: u32, section: &str) -> SegmentInfo {

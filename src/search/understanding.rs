@@ -7,6 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
+use crate::text::{name_words, occurrences, WordEdge};
+
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
 const NOT_DRUG_WORDS: &[&str] = &[
     "acetate",
@@ -319,7 +321,7 @@ impl DrugVocabulary {
         let mut continuations: HashMap<String, BTreeSet<String>> = HashMap::new();
         for label in &labels {
             for part in label.names.iter().flat_map(|n| name_parts(n)) {
-                let part: Vec<&str> = words(&part).collect();
+                let part: Vec<&str> = name_words(&part).collect();
                 for (i, word) in part.iter().enumerate().filter(|(_, w)| is_name_word(w)) {
                     labels_by_word
                         .entry((*word).to_owned())
@@ -351,7 +353,7 @@ impl DrugVocabulary {
             .into_iter()
             .map(|t| {
                 (
-                    words(&t.phrase).map(str::to_owned).collect(),
+                    name_words(&t.phrase).map(str::to_owned).collect(),
                     t.label_wording,
                 )
             })
@@ -375,7 +377,7 @@ impl DrugVocabulary {
 
     pub fn understand(&self, question: &str) -> Understanding {
         let lower = question.to_lowercase();
-        let tokens: Vec<&str> = words(&lower).collect();
+        let tokens: Vec<&str> = name_words(&lower).collect();
         let found = self.find_mentions(&tokens);
         let in_class_phrase = |at: usize| found.iter().any(|f| f.class && f.span.contains(&at));
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
@@ -519,7 +521,7 @@ fn class_phrases(
         .flat_map(|(name, (terms, labels))| {
             terms.into_iter().map(move |term| ClassPhrase {
                 name: name.clone(),
-                words: words(&term).map(str::to_owned).collect(),
+                words: name_words(&term).map(str::to_owned).collect(),
                 labels: labels.clone(),
             })
         })
@@ -545,12 +547,6 @@ fn phrase_positions(tokens: &[&str], phrase: &[String]) -> Vec<usize> {
         .collect()
 }
 
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .map(|w| w.trim_matches('-'))
-        .filter(|w| !w.is_empty())
-}
-
 fn is_name_word(word: &str) -> bool {
     word.chars().count() >= MIN_NAME_WORD
         && word.chars().any(char::is_alphabetic)
@@ -565,12 +561,9 @@ fn section_intents(lower: &str) -> Vec<&'static str> {
     let padded = format!(" {lower} ");
     let mut sections: Vec<&'static str> = Vec::new();
     for (cues, wanted) in SECTION_INTENTS {
-        let asked = cues.iter().any(|cue| {
-            padded.match_indices(cue).any(|(at, _)| {
-                let before = padded[..at].chars().next_back();
-                before.is_none_or(|c| !c.is_alphanumeric())
-            })
-        });
+        let asked = cues
+            .iter()
+            .any(|cue| occurrences(&padded, cue, WordEdge::Start).next().is_some());
         if asked {
             for section in *wanted {
                 if !sections.contains(section) {

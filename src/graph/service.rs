@@ -1,0 +1,206 @@
+//! The graph service behind /v1/graph: reads a question, answers it over the live generation's
+//! graph (or the graph of the last completed Neo4j sync) and resolves each relationship's
+//! evidence through verify. Owns the graph loaded from Neo4j; no HTTP, no ranking of search.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, TryLockError};
+
+use arc_swap::ArcSwapOption;
+
+use super::{Evidence, Found, GraphQuestion, Hop, Node, Reasoner, RelationType, Severity};
+use crate::domain::{GraphLimit, MaxHops, Question};
+use crate::engine::EngineError;
+use crate::live::LiveIndex;
+use crate::neo4j::SyncWatch;
+use crate::store::{io_error, StoredSegment};
+use crate::verify::{Verification, Verifier};
+
+/// Evidence segments shown per graph relationship (all are counted).
+const EVIDENCE_SHOWN: usize = 3;
+
+/// A graph answer: the question as understood and the ranked relationships.
+pub struct GraphAnswer {
+    pub understood: GraphQuestion,
+    pub relationships: Vec<AnsweredRelationship>,
+}
+
+pub struct AnsweredRelationship {
+    pub drug: String,
+    pub target: Node,
+    pub kind: RelationType,
+    pub severity: Option<Severity>,
+    /// The first `EVIDENCE_SHOWN` stating segments, boxed warnings first.
+    pub evidence: Vec<Arc<StoredSegment>>,
+    /// How many segments state it in all.
+    pub evidence_count: usize,
+    /// The hop chain from the question's anchor to this relationship.
+    pub path: Vec<Hop>,
+}
+
+pub struct GraphService {
+    index: Arc<LiveIndex>,
+    verifier: Arc<Verifier>,
+    /// `None`: the graph is the generation's own.
+    neo4j: Option<Neo4jGraphs>,
+}
+
+impl GraphService {
+    pub fn new(
+        index: Arc<LiveIndex>,
+        verifier: Arc<Verifier>,
+        neo4j: Option<Arc<SyncWatch>>,
+    ) -> Self {
+        Self {
+            index,
+            verifier,
+            neo4j: neo4j.map(Neo4jGraphs::new),
+        }
+    }
+
+    /// The knowledge graph's reasoner: the live generation's, or on Neo4j the graph of the
+    /// last completed sync (loaded on first use, rechecked at most once a second).
+    pub fn reasoner(&self) -> Result<Arc<Reasoner>, EngineError> {
+        let live = self.index.current();
+        match (&live.reasoner, &self.neo4j) {
+            (Some(reasoner), _) => Ok(Arc::clone(reasoner)),
+            (None, Some(neo4j)) => neo4j.reasoner(live.snapshot.generation()),
+            (None, None) => unreachable!("the embedded graph is loaded with the generation"),
+        }
+    }
+
+    /// Nodes and relationships of the graph being served; (0, 0) while a Neo4j graph has not
+    /// been loaded yet.
+    pub fn size(&self) -> (usize, usize) {
+        let live = self.index.current();
+        let loaded = self.neo4j.as_ref().and_then(|n| n.loaded.load_full());
+        let reasoner = live
+            .reasoner
+            .as_ref()
+            .or(loaded.as_ref().map(|g| &g.reasoner));
+        reasoner.map_or((0, 0), |reasoner| {
+            let graph = reasoner.graph();
+            (graph.node_count(), graph.edge_count())
+        })
+    }
+
+    /// Answers a relationship question over the knowledge graph: what was understood, and the
+    /// ranked relationships with their evidence segments and hop chains.
+    pub fn answer(
+        &self,
+        question: &Question,
+        max_hops: MaxHops,
+        limit: GraphLimit,
+    ) -> Result<GraphAnswer, EngineError> {
+        let reasoner = self.reasoner()?;
+        let live = self.index.current();
+        let understood =
+            reasoner.understand(question.as_str(), &live.vocabulary, live.snapshot.labels());
+        let found = reasoner
+            .graph()
+            .answer(&understood, max_hops.get(), limit.get());
+        let relationships = found
+            .iter()
+            .map(|f| self.answered(f, understood.boxed_only))
+            .collect::<Result<_, _>>()?;
+        Ok(GraphAnswer {
+            understood,
+            relationships,
+        })
+    }
+
+    /// A found relationship with its strongest evidence segments (boxed warnings first; only
+    /// those when the question asks about boxed warnings).
+    fn answered(
+        &self,
+        found: &Found,
+        boxed_only: bool,
+    ) -> Result<AnsweredRelationship, EngineError> {
+        let boxed = |e: &&Evidence| e.section == "boxed_warning";
+        let mut evidence: Vec<&Evidence> = found
+            .edge
+            .evidence
+            .iter()
+            .filter(|e| !boxed_only || boxed(e))
+            .collect();
+        let evidence_count = evidence.len();
+        evidence.sort_by_key(|e| (!boxed(e), e.fingerprint));
+        let mut segments = Vec::new();
+        for item in evidence.into_iter().take(EVIDENCE_SHOWN) {
+            if let Verification::Verified(segment) = self.verifier.verify(item.fingerprint)? {
+                segments.push(segment);
+            }
+        }
+        Ok(AnsweredRelationship {
+            drug: found.drug.name.clone(),
+            target: found.target.clone(),
+            kind: found.edge.kind,
+            severity: found.edge.severity,
+            evidence_count,
+            evidence: segments,
+            path: found.path.clone(),
+        })
+    }
+}
+
+/// The graph read from Neo4j, and what it was read for.
+struct LoadedGraph {
+    reasoner: Arc<Reasoner>,
+    /// What the last completed sync wrote (`None`: a database no sync completed in).
+    digest: Option<String>,
+    generation: PathBuf,
+}
+
+/// The graph of the last completed Neo4j sync. Readers never wait for a reload: while one
+/// request reads a newer sync's graph (seconds on a large graph), the others keep answering
+/// from the complete graph already loaded; only a server with none yet waits for it.
+struct Neo4jGraphs {
+    watch: Arc<SyncWatch>,
+    loaded: ArcSwapOption<LoadedGraph>,
+    loading: Mutex<()>,
+}
+
+impl Neo4jGraphs {
+    fn new(watch: Arc<SyncWatch>) -> Self {
+        Self {
+            watch,
+            loaded: ArcSwapOption::empty(),
+            loading: Mutex::new(()),
+        }
+    }
+
+    fn reasoner(&self, generation: &Path) -> Result<Arc<Reasoner>, EngineError> {
+        let synced = self.watch.check()?;
+        let loaded = self.loaded.load_full();
+        let of_generation = loaded.filter(|g| g.generation == generation);
+        if let Some(graph) = of_generation.as_ref().filter(|g| g.digest == synced.digest) {
+            return Ok(Arc::clone(&graph.reasoner));
+        }
+        let _loading = match self.loading.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => match &of_generation {
+                Some(stale) => return Ok(Arc::clone(&stale.reasoner)),
+                None => self.loading.lock().unwrap_or_else(|e| e.into_inner()),
+            },
+        };
+        if let Some(graph) = self
+            .loaded
+            .load_full()
+            .filter(|g| g.generation == generation && g.digest == synced.digest)
+        {
+            return Ok(Arc::clone(&graph.reasoner));
+        }
+        let data = self.watch.client().read_graph()?;
+        let reasoner = Reasoner::new(data, generation).map_err(io_error(format!(
+            "reading the condition vocabulary of {}",
+            generation.display()
+        )))?;
+        let reasoner = Arc::new(reasoner);
+        self.loaded.store(Some(Arc::new(LoadedGraph {
+            reasoner: Arc::clone(&reasoner),
+            digest: synced.digest,
+            generation: generation.to_path_buf(),
+        })));
+        Ok(reasoner)
+    }
+}

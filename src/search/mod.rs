@@ -1,0 +1,171 @@
+//! Search: question understanding (understanding.rs), candidates from BM25 (lexical.rs) and
+//! from passage vectors (vectors.rs), and their fusion (ranking.rs). The `Searcher` runs them
+//! over the live generation and owns the query-vector cache. No HTTP, no verify, no graph.
+
+pub mod lexical;
+pub mod ranking;
+pub mod understanding;
+pub mod vectors;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use moka::sync::Cache;
+
+use crate::domain::{Fingerprint, Question, SearchFilters, TopK};
+use crate::embed::{EmbedError, Embedder};
+use crate::engine::EngineError;
+use crate::label::section_name;
+use crate::live::{Live, LiveIndex};
+use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
+use lexical::{analyse, lexical_candidates};
+use ranking::{rank, Candidates};
+use understanding::Understanding;
+
+const QUERY_CACHE_ENTRIES: u64 = 10_000;
+/// Candidates drawn from each retriever before fusion; more when filters will discard some.
+const CANDIDATES: usize = 300;
+const FILTERED_CANDIDATES: usize = 5_000;
+/// Extra BM25 candidates taken from the subject drug's (or class's) own labels.
+const SUBJECT_CANDIDATES: usize = 100;
+
+pub struct Searcher {
+    index: Arc<LiveIndex>,
+    embedder: Option<Arc<Embedder>>,
+    query_vectors: Cache<String, Arc<Vec<f32>>>,
+}
+
+impl Searcher {
+    /// Without an embedder, or over a generation ingested without one, search is lexical only.
+    pub fn new(index: Arc<LiveIndex>, embedder: Option<Arc<Embedder>>) -> Self {
+        Self {
+            index,
+            embedder,
+            query_vectors: Cache::new(QUERY_CACHE_ENTRIES),
+        }
+    }
+
+    /// Whether searches use embeddings (a model is loaded and the index has vectors).
+    pub fn is_semantic(&self) -> bool {
+        self.embedder.is_some() && self.index.current().dense.is_some()
+    }
+
+    /// Best-matching segments for a question, best first, deterministic.
+    pub fn search(
+        &self,
+        question: &Question,
+        top_k: TopK,
+        filters: &SearchFilters,
+    ) -> Result<Vec<StoredSegment>, EngineError> {
+        let live = self.index.current();
+        if analyse(&live.snapshot, question.as_str()).is_empty() {
+            return Ok(Vec::new());
+        }
+        let pool = if filters.is_empty() {
+            CANDIDATES
+        } else {
+            FILTERED_CANDIDATES
+        };
+        let understanding = live.vocabulary.understand(question.as_str());
+        let or_question = |text: &'_ str| {
+            if analyse(&live.snapshot, text).is_empty() {
+                question.as_str().to_owned()
+            } else {
+                text.to_owned()
+            }
+        };
+        let lexical = lexical_pool(
+            &live.snapshot,
+            &or_question(&understanding.keywords),
+            pool,
+            &understanding,
+        )?;
+        let query_vector = match (&self.embedder, &live.dense) {
+            (Some(embedder), Some(_)) => {
+                Some(self.query_vector(embedder, &or_question(&understanding.topic))?)
+            }
+            _ => None,
+        };
+        let semantic = match (&live.dense, &query_vector) {
+            (Some(dense), Some(vector)) => dense.nearest(vector, pool),
+            _ => Vec::new(),
+        };
+        let similarity = |fp| {
+            live.dense
+                .as_ref()
+                .zip(query_vector.as_ref())
+                .and_then(|(d, v)| d.similarity(fp, v))
+        };
+        let keep = |info: &SegmentInfo| matches_filters(&live.snapshot, info, filters);
+        let candidates = Candidates {
+            lexical: &lexical,
+            semantic: &semantic,
+            similarity: &similarity,
+        };
+        rank(&candidates, &live.catalog, &understanding, &keep)
+            .into_iter()
+            .take(top_k.get())
+            .map(|fp| read_segment(&live, fp))
+            .collect()
+    }
+
+    fn query_vector(
+        &self,
+        embedder: &Embedder,
+        question: &str,
+    ) -> Result<Arc<Vec<f32>>, EmbedError> {
+        if let Some(vector) = self.query_vectors.get(question) {
+            return Ok(vector);
+        }
+        let vector = Arc::new(embedder.embed(&[question])?.remove(0));
+        self.query_vectors
+            .insert(question.to_owned(), Arc::clone(&vector));
+        Ok(vector)
+    }
+}
+
+fn read_segment(live: &Live, fingerprint: Fingerprint) -> Result<StoredSegment, EngineError> {
+    let address = live.catalog[&fingerprint].address;
+    Ok(live.snapshot.segment(address)?)
+}
+
+/// BM25 candidates for `text` over the whole index, joined by the best ones within the
+/// subject's labels (a class or brand the text rarely spells out still reaches its labels).
+fn lexical_pool(
+    snapshot: &Snapshot,
+    text: &str,
+    pool: usize,
+    understanding: &Understanding,
+) -> Result<Vec<(Fingerprint, f32)>, StoreError> {
+    let mut lexical = lexical_candidates(snapshot, text, pool, None)?;
+    let subject = understanding
+        .drugs
+        .first()
+        .filter(|_| !understanding.subject_open);
+    if let Some(subject) = subject {
+        let known: HashSet<Fingerprint> = lexical.iter().map(|(fp, _)| *fp).collect();
+        let within = lexical_candidates(snapshot, text, SUBJECT_CANDIDATES, Some(&subject.labels))?;
+        lexical.extend(within.into_iter().filter(|(fp, _)| !known.contains(fp)));
+        lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+    Ok(lexical)
+}
+
+fn matches_filters(snapshot: &Snapshot, info: &SegmentInfo, filters: &SearchFilters) -> bool {
+    let label = &snapshot.labels()[info.label as usize];
+    let drug_ok = filters.drug.as_ref().is_none_or(|wanted| {
+        label.drug.name.contains(wanted.as_str()) || label.search_names.iter().any(|n| n == wanted)
+    });
+    let section_ok = filters.section.as_ref().is_none_or(|wanted| {
+        info.section_key.as_ref() == wanted
+            || section_name(&info.section_key)
+                .to_lowercase()
+                .replace([' ', '-'], "_")
+                == *wanted
+    });
+    let route_ok = filters
+        .route
+        .as_ref()
+        .is_none_or(|wanted| label.drug.route.contains(wanted));
+    drug_ok && section_ok && route_ok
+}

@@ -1,0 +1,255 @@
+//! Words of text, one place for every part of drugcite that reads words: the condition
+//! matchers' normalised words with byte spans, name words, whitespace-separated words, and
+//! whole-word occurrence tests. Pure functions over `&str`; no vocabulary, no I/O.
+
+use std::ops::Range;
+
+/// One word of a text: where it is and its normalised form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Word {
+    pub span: Range<usize>,
+    pub norm: String,
+}
+
+/// The words of `text` in order: runs of letters and digits (an inner apostrophe kept, as in
+/// "hodgkin's"), lowercased, with a regular plural folded.
+pub fn words(text: &str) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let inner_apostrophe = c == '\''
+            && start.is_some()
+            && chars.peek().is_some_and(|(_, next)| next.is_alphanumeric());
+        if c.is_alphanumeric() || inner_apostrophe {
+            start.get_or_insert(at);
+            continue;
+        }
+        if let Some(begin) = start.take() {
+            out.push(word(text, begin..at));
+        }
+    }
+    if let Some(begin) = start {
+        out.push(word(text, begin..text.len()));
+    }
+    out
+}
+
+fn word(text: &str, span: Range<usize>) -> Word {
+    let norm = fold_plural(&text[span.clone()].to_lowercase());
+    Word { span, norm }
+}
+
+/// "reactions" → "reaction", "neuropathies" → "neuropathy"; words in -ss, -us, -is stay.
+pub fn fold_plural(word: &str) -> String {
+    let long = word.chars().count();
+    if long > 4 && word.ends_with("ies") {
+        return format!("{}y", &word[..word.len() - 3]);
+    }
+    let keeps = ["ss", "us", "is", "'s"]
+        .iter()
+        .any(|end| word.ends_with(end));
+    if long > 3 && word.ends_with('s') && !keeps {
+        return word[..word.len() - 1].to_owned();
+    }
+    word.to_owned()
+}
+
+/// The normalised key of a phrase: its words' normal forms joined by one space.
+pub fn key_of(phrase: &str) -> String {
+    join(&words(phrase))
+}
+
+pub fn join(words: &[Word]) -> String {
+    let mut key = String::new();
+    for w in words {
+        if !key.is_empty() {
+            key.push(' ');
+        }
+        key.push_str(&w.norm);
+    }
+    key
+}
+
+/// Whether two neighbouring words can belong to one term: only spaces, a hyphen or a slash
+/// between them (at most three characters), or one line break with at most a space each side.
+/// Punctuation, table gaps and paragraph breaks end a term.
+pub fn joinable(gap: &str) -> bool {
+    let inline = !gap.is_empty()
+        && gap.len() <= 3
+        && gap.chars().all(|c| matches!(c, ' ' | '\t' | '-' | '/'));
+    let line_break = matches!(gap, "\n" | " \n" | "\n " | " \n ");
+    inline || line_break
+}
+
+/// Character offset of byte offset `at` in `text` (mentions report character offsets).
+pub fn char_offset(text: &str, at: usize) -> usize {
+    text[..at].chars().count()
+}
+
+/// Runs of letters, digits and hyphens in order, as written (a leading or trailing hyphen
+/// kept): the words negation and severity rules count.
+pub fn hyphenated_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty())
+}
+
+/// `hyphenated_words` without hyphens at their ends: the words a drug name is made of
+/// ("carbidopa-levodopa", "l-").
+pub fn name_words(text: &str) -> impl Iterator<Item = &str> {
+    hyphenated_words(text)
+        .map(|w| w.trim_matches('-'))
+        .filter(|w| !w.is_empty())
+}
+
+/// Runs of letters only ("you're" → "you", "re").
+pub fn letter_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+}
+
+/// Byte spans of the whitespace-separated words of `text`, in order.
+pub fn whitespace_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (at, ch) in text.char_indices() {
+        match (ch.is_whitespace(), start) {
+            (true, Some(s)) => {
+                spans.push((s, at));
+                start = None;
+            }
+            (false, None) => start = Some(at),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        spans.push((s, text.len()));
+    }
+    spans
+}
+
+/// What must surround an occurrence of a needle for it to count as words of the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordEdge {
+    /// No letter or digit on either side.
+    Whole,
+    /// As `Whole`, but an `s` may follow (a plural).
+    WholeOrPlural,
+    /// No letter or digit before; anything after (a word prefix).
+    Start,
+}
+
+/// Byte ranges where `needle` occurs in `text` with the given edges.
+pub fn occurrences<'a>(
+    text: &'a str,
+    needle: &'a str,
+    edge: WordEdge,
+) -> impl Iterator<Item = Range<usize>> + 'a {
+    text.match_indices(needle)
+        .map(move |(at, _)| at..at + needle.len())
+        .filter(move |r| {
+            let before = text[..r.start].chars().next_back();
+            let after = text[r.end..].chars().next();
+            let after_ok = match edge {
+                WordEdge::Whole => !after.is_some_and(char::is_alphanumeric),
+                WordEdge::WholeOrPlural => !after.is_some_and(|c| c.is_alphanumeric() && c != 's'),
+                WordEdge::Start => true,
+            };
+            !before.is_some_and(char::is_alphanumeric) && after_ok
+        })
+}
+
+/// Whether `text` holds any of `needles` as whole words.
+pub fn contains_any_word(text: &str, needles: &[&str]) -> bool {
+    needles
+        .iter()
+        .any(|n| occurrences(text, n, WordEdge::Whole).next().is_some())
+}
+
+/// Whether the normalised words of `phrase` occur consecutively in the normalised `key`
+/// (both as `key_of` makes them).
+pub fn key_contains(key: &str, phrase: &str) -> bool {
+    if phrase.is_empty() {
+        return false;
+    }
+    let padded = format!(" {key} ");
+    padded.contains(&format!(" {phrase} "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_keep_byte_spans_of_the_original_text() {
+        let text = "Severe  Neuropathies, non-Hodgkin's lymphoma";
+        let found = words(text);
+        let norms: Vec<&str> = found.iter().map(|w| w.norm.as_str()).collect();
+        assert_eq!(
+            norms,
+            ["severe", "neuropathy", "non", "hodgkin's", "lymphoma"]
+        );
+        assert_eq!(&text[found[1].span.clone()], "Neuropathies");
+    }
+
+    #[test]
+    fn plurals_fold_but_latin_and_greek_endings_stay() {
+        assert_eq!(fold_plural("infections"), "infection");
+        assert_eq!(fold_plural("abscess"), "abscess");
+        assert_eq!(fold_plural("stomatitis"), "stomatitis");
+        assert_eq!(fold_plural("gas"), "gas");
+    }
+
+    #[test]
+    fn terms_do_not_span_punctuation_or_table_gaps() {
+        assert!(joinable(" "));
+        assert!(joinable("-"));
+        assert!(joinable(" \n"));
+        assert!(!joinable(", "));
+        assert!(!joinable("      "));
+        assert!(!joinable("\n\n"));
+        assert!(!joinable(") "));
+    }
+
+    #[test]
+    fn character_offsets_count_characters_not_bytes() {
+        let text = "café nausea";
+        assert_eq!(char_offset(text, text.find("nausea").unwrap()), 5);
+    }
+    #[test]
+    fn word_edges_decide_what_counts_as_an_occurrence() {
+        let text = "ulcers, ulcerative colitis; peptic ulcer";
+        let whole: Vec<_> = occurrences(text, "ulcer", WordEdge::Whole).collect();
+        assert_eq!(whole, vec![35..40]);
+        let plural: Vec<_> = occurrences(text, "ulcer", WordEdge::WholeOrPlural).collect();
+        assert_eq!(plural, [0..5, 35..40]);
+        assert_eq!(occurrences(text, "ulcer", WordEdge::Start).count(), 3);
+        assert!(!contains_any_word("fatality", &["fatal"]));
+        assert!(contains_any_word("may be fatal.", &["rare", "fatal"]));
+    }
+
+    #[test]
+    fn the_word_splitters_differ_only_where_documented() {
+        let text = "-- non-Hodgkin's  lymphoma-";
+        assert_eq!(
+            hyphenated_words(text).collect::<Vec<_>>(),
+            ["--", "non-Hodgkin", "s", "lymphoma-"]
+        );
+        assert_eq!(
+            name_words(text).collect::<Vec<_>>(),
+            ["non-Hodgkin", "s", "lymphoma"]
+        );
+        assert_eq!(
+            letter_words("you're 2x").collect::<Vec<_>>(),
+            ["you", "re", "x"]
+        );
+        assert_eq!(whitespace_spans(" a  bc\n"), [(1, 2), (4, 6)]);
+    }
+
+    #[test]
+    fn keys_contain_whole_normalised_words_only() {
+        assert!(key_contains("non hodgkin's lymphoma", "hodgkin's lymphoma"));
+        assert!(!key_contains("non hodgkin's lymphoma", "hodgkin"));
+        assert!(!key_contains("nausea", ""));
+    }
+}
