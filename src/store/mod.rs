@@ -8,16 +8,29 @@
 //! DIR/indexes/<gen>.building  a generation being built; never read, removed by the next ingest
 //! DIR/keys.json               API keys (hashed); kept across ingests
 //! DIR/ingest.lock             held while an ingest runs
+//! DIR/leases/<gen>.lease      shared-locked by every process that has <gen> open; pruning skips it
 //! ```
+//!
+//! `manifest.json` records the SHA-256 of every other file of its generation; a generation is
+//! opened only when they match, and every segment read is re-hashed against its fingerprint.
+//! `drugcite check` (check.rs) re-hashes all of it.
 
 mod builder;
+mod check;
+mod checksum;
+mod generation;
 mod layout;
+mod lease;
 mod schema;
 mod snapshot;
 mod vectors;
 
 pub use builder::{write_manifest, IndexBuilder};
+pub use check::{check, CheckReport, SegmentMismatch};
+pub use checksum::FileMismatch;
+pub use generation::GenerationName;
 pub use layout::{DataDir, GenerationDraft};
+pub use lease::Lease;
 pub use snapshot::{SegmentAddress, SegmentInfo, SegmentView, Snapshot, StoredSegment};
 pub use vectors::{StoredVectors, VectorCache, VectorSpace};
 
@@ -42,6 +55,16 @@ pub enum StoreError {
     },
     #[error("corrupt store file {path}: {reason}")]
     Corrupt { path: String, reason: String },
+    /// A segment read back does not hash to its fingerprint: never served as verified.
+    #[error(
+        "segment {fingerprint} of {generation} fails its fingerprint check ({detail}): \
+         run `drugcite check`"
+    )]
+    Tampered {
+        generation: String,
+        fingerprint: String,
+        detail: String,
+    },
 }
 
 pub(crate) fn io_error(
