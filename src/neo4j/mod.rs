@@ -3,8 +3,10 @@
 //! server makes (the graph for petgraph, segments for verify). No HTTP here.
 
 mod client;
+mod progress;
 mod read;
 mod schema;
+mod stale;
 mod sync;
 
 pub use client::{Neo4jClient, Neo4jConfig, Neo4jError};
