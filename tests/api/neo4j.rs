@@ -714,6 +714,30 @@ async fn graph_and_verify_answer_the_same_over_both_backends() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_segment_altered_in_neo4j_is_never_verified() {
+    let _database = database().await;
+    let (hex, ..) = live_segments(&subset_snapshot()).remove(0);
+    let altered = hex.clone();
+    let client = blocking(move || {
+        let client = endpoint().client();
+        fresh_sync(&client);
+        let statement = "MATCH (g:Segment {fingerprint: $f}) SET g.text = g.text + ' (altered)'";
+        client
+            .run(neo4rs::query(statement).param("f", altered.as_str()))
+            .unwrap();
+        client
+    })
+    .await;
+    let app = spawn_app_on(
+        &subset_index().data_dir,
+        GraphBackend::Neo4j(Arc::new(client)),
+    )
+    .await;
+    let fingerprint = Fingerprint::from_hex(&hex).unwrap().to_string();
+    assert_error(&app.verify(&fingerprint, None).await, 500);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_on_neo4j_answers_from_the_last_completed_sync() {
     let _database = database().await;
     let client = Arc::new(blocking(|| endpoint().client()).await);
