@@ -177,9 +177,10 @@ impl GenerationDraft {
     }
 
     /// Makes the generation live: checksums into its manifest, rename into place, fsync,
-    /// replace `CURRENT` by rename, then prune what is neither live, previous nor leased. A
-    /// crash or failure at any point leaves the old or the new generation live, never a
-    /// half-written one, and never removes the live one.
+    /// replace `CURRENT` by rename, then prune what is neither live, previous nor leased (a
+    /// pruning failure is logged: the publish has happened). A crash or failure at any point
+    /// leaves the old or the new generation live, never a half-written one, and never
+    /// removes the live one.
     pub fn publish(mut self) -> Result<PathBuf, StoreError> {
         checksum::seal(&self.path)?;
         let previous = self.data_dir.current_name();
@@ -189,10 +190,13 @@ impl GenerationDraft {
         self.published = true;
         sync_dir(&self.data_dir.indexes())?;
         self.data_dir.point_current_at(&self.name)?;
-        match previous {
-            Ok(previous) => self.data_dir.prune(&[&self.name, &previous])?,
-            Err(StoreError::NoIndex(_)) => self.data_dir.prune(&[&self.name])?,
-            Err(e) => tracing::warn!("not pruning old generations: before this one, {e}"),
+        let pruned = match previous {
+            Ok(previous) => self.data_dir.prune(&[&self.name, &previous]),
+            Err(StoreError::NoIndex(_)) => self.data_dir.prune(&[&self.name]),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = pruned {
+            tracing::warn!(generation = %self.name, "published; old generations not pruned: {e}");
         }
         Ok(final_path)
     }

@@ -28,9 +28,7 @@ mod vectors;
 pub use builder::{write_manifest, IndexBuilder};
 pub use check::{check, CheckReport, SegmentMismatch};
 pub use checksum::FileMismatch;
-pub use generation::GenerationName;
 pub use layout::{DataDir, GenerationDraft};
-pub use lease::Lease;
 pub use snapshot::{SegmentAddress, SegmentInfo, SegmentView, Snapshot, StoredSegment};
 pub use vectors::{StoredVectors, VectorCache, VectorSpace};
 

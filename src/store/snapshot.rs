@@ -88,7 +88,7 @@ impl Snapshot {
     }
 
     /// Opens a generation being built, by the ingest building it (no checksums yet).
-    pub fn open_draft(generation: &Path) -> Result<Self, StoreError> {
+    pub(crate) fn open_draft(generation: &Path) -> Result<Self, StoreError> {
         let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
         Self::open_files(generation, manifest, None)
     }
