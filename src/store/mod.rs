@@ -2,18 +2,20 @@
 //! Owns the on-disk layout and the atomic swap; knows nothing of HTTP or input formats.
 //!
 //! ```text
-//! DIR/CURRENT                 name of the live generation (replaced by rename: atomic)
-//! DIR/indexes/<generation>/   tantivy/ (segments, text, fingerprints), labels.jsonl, manifest.json,
-//!                             vectors.bin (segment embeddings, when ingested with a model)
+//! DIR/CURRENT                 a generation name (validated, never a path) of the live generation,
+//!                             replaced by rename: atomic
+//! DIR/indexes/<generation>/   tantivy/ (segments, text, fingerprints), labels.jsonl, graph.json,
+//!                             conditions.jsonl, vectors.bin (segment embeddings, when ingested
+//!                             with a model), manifest.json (the report + SHA-256 of every other file)
 //! DIR/indexes/<gen>.building  a generation being built; never read, removed by the next ingest
 //! DIR/keys.json               API keys (hashed); kept across ingests
 //! DIR/ingest.lock             held while an ingest runs
 //! DIR/leases/<gen>.lease      shared-locked by every process that has <gen> open; pruning skips it
+//! drugcite check              check.rs: re-hashes the live generation's files and segments
 //! ```
 //!
-//! `manifest.json` records the SHA-256 of every other file of its generation; a generation is
-//! opened only when they match, and every segment read is re-hashed against its fingerprint.
-//! `drugcite check` (check.rs) re-hashes all of it.
+//! A generation is opened only when its files match the manifest's checksums, and every
+//! segment read is re-hashed against its fingerprint before it is returned.
 
 mod builder;
 mod check;
