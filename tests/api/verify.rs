@@ -331,3 +331,30 @@ fn a_server_keeps_its_generation_when_the_new_one_is_bad() {
         Verification::Verified(_)
     ));
 }
+
+#[test]
+fn a_document_store_that_cannot_be_decoded_is_an_error_never_a_panic() {
+    let dir = scratch_dir();
+    let data_dir = copy_of_subset(dir.path());
+    let originals = originals(&data_dir);
+    let snapshot = Snapshot::open_current(&DataDir::new(&data_dir)).unwrap();
+    let store = store_file(&live_generation(&data_dir));
+    let length = std::fs::metadata(&store).unwrap().len();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&store)
+        .unwrap();
+    let garbage: Vec<u8> = (0..length / 2).map(|i| (i * 131 % 251) as u8).collect();
+    std::os::unix::fs::FileExt::write_all_at(&file, &garbage, length / 8).unwrap();
+    let (mut failed, mut intact) = (0, 0);
+    for (fingerprint, address) in snapshot.fingerprints().unwrap() {
+        match snapshot.segment(address) {
+            Ok(segment) => {
+                assert_eq!(segment.text, originals[&fingerprint.to_string()].1);
+                intact += 1;
+            }
+            Err(_) => failed += 1,
+        }
+    }
+    assert!(failed > 0 && intact > 0, "{failed} failed, {intact} intact");
+}
