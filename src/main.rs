@@ -1,4 +1,4 @@
-//! The `drugcite` command line: ingest, serve, keys. Parses arguments, calls the library,
+//! The `drugcite` command line: ingest, serve, keys, check. Parses arguments, calls the library,
 //! prints results; every failure exits non-zero with a one-line reason.
 
 use std::io::IsTerminal;
@@ -137,6 +137,9 @@ enum Command {
         #[arg(long, requires = "learn")]
         labels: Option<PathBuf>,
     },
+    /// Re-hash every file of the live index against its manifest and every segment against
+    /// its fingerprint; list each mismatch and exit non-zero if there is one.
+    Check,
     /// Manage API keys.
     Keys {
         #[command(subcommand)]
@@ -305,6 +308,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             serve(config, addr)
         }
         Command::Keys { command } => keys(&data_dir, command),
+        Command::Check => check(&data_dir),
         Command::Eval {
             url,
             key,
@@ -541,6 +545,19 @@ fn evaluate(
             s.ndcg10, s.mrr10, s.p5, s.s1
         );
     }
+    Ok(())
+}
+
+/// Prints what `drugcite check` found; any mismatch is a failure.
+fn check(data_dir: &DataDir) -> anyhow::Result<()> {
+    let report = drugcite::store::check(data_dir, ProgressMode::Auto)?;
+    write_stdout(&format!("{report}\n"))?;
+    anyhow::ensure!(
+        report.is_clean(),
+        "integrity check failed: {} mismatches in {}",
+        report.mismatches(),
+        report.generation.display()
+    );
     Ok(())
 }
 

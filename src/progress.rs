@@ -35,7 +35,8 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A job called `job` ("ingest", "neo4j") that will count to `total`.
+    /// A job called `job` ("ingest", "neo4j sync") that will count to `total`; a total of
+    /// 0 means not known beforehand (a spinner).
     pub fn start(mode: ProgressMode, job: &'static str, total: u64, unit: Unit) -> Self {
         let terminal = std::io::stderr().is_terminal();
         let bar = (mode == ProgressMode::Auto && terminal).then(|| bar(job, total, unit));
@@ -62,7 +63,11 @@ impl Progress {
             bar.set_message(message());
         } else if self.log_lines && self.last_log.elapsed() >= LOG_EVERY {
             self.last_log = Instant::now();
-            tracing::info!("{}: {position}/{} {}", self.job, self.total, message());
+            let of_total = match self.total {
+                0 => String::new(),
+                total => format!("/{total}"),
+            };
+            tracing::info!("{}: {position}{of_total} {}", self.job, message());
         }
     }
 
@@ -74,6 +79,9 @@ impl Progress {
 }
 
 fn bar(job: &str, total: u64, unit: Unit) -> ProgressBar {
+    if total == 0 {
+        return spinner(job, unit);
+    }
     let counts = match unit {
         Unit::Bytes => "{bytes}/{total_bytes}".to_owned(),
         Unit::Items(word) => format!("{{pos}}/{{len}} {word} {{per_sec}}"),
@@ -83,5 +91,20 @@ fn bar(job: &str, total: u64, unit: Unit) -> ProgressBar {
     bar.set_style(
         ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    bar
+}
+
+fn spinner(job: &str, unit: Unit) -> ProgressBar {
+    let count = match unit {
+        Unit::Bytes => "{bytes}".to_owned(),
+        Unit::Items(word) => format!("{{pos}} {word}"),
+    };
+    let template = format!("{{spinner}} {job} {count} {{msg}} [{{elapsed_precise}}]");
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(120));
     bar
 }

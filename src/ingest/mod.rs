@@ -124,7 +124,7 @@ fn build_graph(
         vocabulary_terms = vocabulary.len(),
         "building the knowledge graph"
     );
-    let snapshot = Snapshot::open(generation)?;
+    let snapshot = Snapshot::open_draft(generation)?;
     let graph = crate::graph::build(&snapshot, &conditions::matcher(vocabulary))?;
     let write_error = |what: &str| {
         let what = format!("writing {what} in {}", generation.display());

@@ -5,6 +5,7 @@
 mod client;
 mod read;
 mod schema;
+mod stale;
 mod sync;
 mod watch;
 

@@ -1,6 +1,7 @@
 //! What the server reads from Neo4j: the knowledge graph for petgraph (in graph.json's order,
 //! so answers match the embedded store's), a segment by fingerprint for verify, the nearest
-//! fingerprint by the same 8-block pigeonhole the embedded index uses, and counts. Read-only.
+//! fingerprint by the same 8-block pigeonhole the embedded index uses, and counts. Read-only;
+//! a segment whose text no longer hashes to its fingerprint is an error, never served.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -165,12 +166,37 @@ impl Neo4jClient {
             search_names: self.column(&row, "search_names")?,
             classes: self.column(&row, "classes")?,
         };
-        Ok(Some(StoredSegment {
+        let segment = StoredSegment {
             text: self.column(&row, "text")?,
             section_key: self.column(&row, "section_key")?,
             fingerprint,
             label: Arc::new(label),
-        }))
+        };
+        self.recheck(&segment)?;
+        Ok(Some(segment))
+    }
+
+    /// Re-hashes a segment read from Neo4j (its label's set id, section, text) against the
+    /// fingerprint it was found by; a mismatch is logged loudly and is an error.
+    fn recheck(&self, segment: &StoredSegment) -> Result<(), Neo4jError> {
+        let StoredSegment {
+            text,
+            section_key,
+            fingerprint,
+            label,
+        } = segment;
+        let recomputed = Fingerprint::of_segment(&label.set_id, section_key, text);
+        if recomputed == *fingerprint {
+            return Ok(());
+        }
+        let detail = format!(
+            "segment {} recomputes to {} from set id {:?}, section {section_key:?} and its text",
+            fingerprint.to_hex(),
+            recomputed.to_hex(),
+            label.set_id
+        );
+        tracing::error!(uri = self.uri(), %detail, "TAMPERED OR CORRUPT SEGMENT in Neo4j: not served");
+        Err(self.unexpected(detail))
     }
 
     /// The nearest stored fingerprint within the verify radius, as (distance, fingerprint);

@@ -1,8 +1,9 @@
 //! Writes a published generation into Neo4j: Drug/DrugClass/Condition nodes, Label, Section
 //! and Segment nodes, and the typed relationships, in batched `UNWIND … MERGE` statements.
-//! Idempotent: MERGE on each node's key and SET of its properties; knowledge-graph
-//! relationships another graph wrote are removed at the end, then the graph's digest is
-//! recorded as the completed sync. Never reads the database back.
+//! Idempotent: MERGE on each node's key and SET of its properties; whatever an earlier sync
+//! wrote and this one did not is removed at the end (stale.rs), so Neo4j holds exactly this
+//! generation, then the graph's digest is recorded as the completed sync. Never reads the
+//! database back.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use super::stale::{generation_digest, hex, remove_stale};
 use super::{Neo4jClient, Neo4jError, SchemaReport};
 use crate::domain::Fingerprint;
 use crate::graph::{GraphData, NodeKind, RelationType, Relationship};
@@ -105,8 +107,15 @@ pub fn sync_generation(
         ..SyncReport::default()
     };
     let live = live_segments(snapshot)?;
-    let sections = section_rows(&live);
-    let segments: Vec<Value> = live.iter().map(segment_row).collect();
+    let generation = generation_digest(
+        snapshot.labels().iter().map(|l| l.label_id.as_str()),
+        live.iter().map(|s| {
+            let section = section_id(&s.label_id, &s.section_key);
+            (s.fingerprint.to_hex(), section)
+        }),
+    );
+    let sections = section_rows(&live, &generation);
+    let segments: Vec<Value> = live.iter().map(|s| segment_row(s, &generation)).collect();
     let total = graph.nodes.len()
         + graph.relationships.len()
         + snapshot.labels().len() * 2
@@ -118,21 +127,28 @@ pub fn sync_generation(
         progress: &mut progress,
         written: 0,
     };
+    let digest = graph_digest(graph);
     for kind in [NodeKind::Drug, NodeKind::DrugClass, NodeKind::Condition] {
         let label = node_label(kind);
         let rows: Vec<Value> = graph
             .nodes
             .iter()
             .filter(|n| n.kind == kind)
-            .map(|n| json!({"id": n.id, "name": n.name}))
+            .map(|n| json!({"id": n.id, "name": n.name, "digest": digest}))
             .collect();
-        let statement =
-            format!("UNWIND $rows AS row MERGE (n:{label} {{id: row.id}}) SET n.name = row.name");
+        let statement = format!(
+            "UNWIND $rows AS row MERGE (n:{label} {{id: row.id}}) \
+             SET n.name = row.name, n.graph_digest = row.digest"
+        );
         report
             .nodes
             .insert(label, writer.write(&statement, &rows, BATCH_ROWS, 1)?);
     }
-    let labels: Vec<Value> = snapshot.labels().iter().map(|l| label_row(l)).collect();
+    let labels: Vec<Value> = snapshot
+        .labels()
+        .iter()
+        .map(|l| label_row(l, &generation))
+        .collect();
     report.nodes.insert("Label", labels.len());
     report.relationships.insert(
         "HAS_LABEL",
@@ -149,7 +165,6 @@ pub fn sync_generation(
         "HAS_SEGMENT",
         writer.write(WRITE_SEGMENTS, &segments, SEGMENT_BATCH_ROWS, 2)?,
     );
-    let digest = graph_digest(graph);
     for ((kind, from, to), rows) in relationship_groups(graph) {
         let kind_name = relationship_type(kind);
         let statement = format!(
@@ -162,13 +177,7 @@ pub fn sync_generation(
         *report.relationships.entry(kind_name).or_default() +=
             writer.write(&statement, &rows, BATCH_ROWS, 1)?;
     }
-    for kind in RelationType::ALL {
-        let statement = format!(
-            "MATCH ()-[r:{}]->() WHERE r.graph_digest <> $digest DELETE r",
-            relationship_type(kind)
-        );
-        client.run(neo4rs::query(&statement).param("digest", digest.as_str()))?;
-    }
+    remove_stale(client, &digest, &generation)?;
     client.run(neo4rs::query(MARK_COMPLETED).param("digest", digest.as_str()))?;
     progress.finish();
     report.elapsed = started.elapsed();
@@ -182,15 +191,19 @@ const MARK_COMPLETED: &str =
 
 const WRITE_LABELS: &str = "UNWIND $rows AS row \
     MERGE (l:Label {label_id: row.label_id}) \
-    SET l.set_id = row.set_id, l.version = row.version, l.effective_time = row.effective_time, \
+    SET l.generation_digest = row.digest, l.set_id = row.set_id, l.version = row.version, l.effective_time = row.effective_time, \
         l.drug = row.drug, l.brand_names = row.brand_names, l.manufacturer = row.manufacturer, \
         l.ndc = row.ndc, l.route = row.route, l.name_source = row.name_source, \
         l.search_names = row.search_names, l.classes = row.classes, l.source_url = row.source_url \
-    WITH l, row MATCH (d:Drug {id: row.drug_id}) MERGE (d)-[:HAS_LABEL]->(l)";
+    WITH l, row MATCH (d:Drug {id: row.drug_id}) \
+    MERGE (d)-[h:HAS_LABEL]->(l) SET h.generation_digest = row.digest";
 
 const WRITE_SECTIONS: &str = "UNWIND $rows AS row \
-    MERGE (s:Section {id: row.id}) SET s.key = row.key, s.name = row.name, s.label_id = row.label_id \
-    WITH s, row MATCH (l:Label {label_id: row.label_id}) MERGE (l)-[:HAS_SECTION]->(s)";
+    MERGE (s:Section {id: row.id}) \
+    SET s.key = row.key, s.name = row.name, s.label_id = row.label_id, \
+        s.generation_digest = row.digest \
+    WITH s, row MATCH (l:Label {label_id: row.label_id}) \
+    MERGE (l)-[h:HAS_SECTION]->(s) SET h.generation_digest = row.digest";
 
 const WRITE_SEGMENTS: &str = "UNWIND $rows AS row \
     MERGE (g:Segment {fingerprint: row.fingerprint}) \
@@ -198,11 +211,13 @@ const WRITE_SEGMENTS: &str = "UNWIND $rows AS row \
         g.section_key = row.section_key, \
         g.block0 = row.blocks[0], g.block1 = row.blocks[1], g.block2 = row.blocks[2], \
         g.block3 = row.blocks[3], g.block4 = row.blocks[4], g.block5 = row.blocks[5], \
-        g.block6 = row.blocks[6], g.block7 = row.blocks[7] \
-    WITH g, row MATCH (s:Section {id: row.section}) MERGE (s)-[:HAS_SEGMENT]->(g)";
+        g.block6 = row.blocks[6], g.block7 = row.blocks[7], g.generation_digest = row.digest \
+    WITH g, row MATCH (s:Section {id: row.section}) \
+    MERGE (s)-[h:HAS_SEGMENT]->(g) SET h.generation_digest = row.digest";
 
-fn label_row(label: &LabelMeta) -> Value {
+fn label_row(label: &LabelMeta, digest: &str) -> Value {
     json!({
+        "digest": digest,
         "label_id": label.label_id,
         "set_id": label.set_id,
         "version": label.version,
@@ -260,9 +275,10 @@ fn live_segments(snapshot: &Snapshot) -> Result<Vec<LiveSegment>, StoreError> {
 
 /// One row per live segment: its node's properties and the section it links to (a segment
 /// stated alike in two label versions is one node with two sections).
-fn segment_row(segment: &LiveSegment) -> Value {
+fn segment_row(segment: &LiveSegment, digest: &str) -> Value {
     let fp = segment.fingerprint;
     json!({
+        "digest": digest,
         "fingerprint": fp.to_hex(),
         "fp_hi": fp.high() as i64,
         "fp_lo": fp.low() as i64,
@@ -275,7 +291,7 @@ fn segment_row(segment: &LiveSegment) -> Value {
 }
 
 /// One row per (label version, section) that has a live segment.
-fn section_rows(segments: &[LiveSegment]) -> Vec<Value> {
+fn section_rows(segments: &[LiveSegment], digest: &str) -> Vec<Value> {
     let keys: BTreeSet<(&str, &str)> = segments
         .iter()
         .map(|s| (s.label_id.as_str(), s.section_key.as_str()))
@@ -287,6 +303,7 @@ fn section_rows(segments: &[LiveSegment]) -> Vec<Value> {
                 "key": key,
                 "name": section_name(key),
                 "label_id": label_id,
+                "digest": digest,
             })
         })
         .collect()
@@ -333,10 +350,7 @@ fn relationship_row(relationship: &Relationship, digest: &str) -> Value {
 /// earlier, different graph wrote, and an identical re-sync changes nothing.
 fn graph_digest(graph: &GraphData) -> String {
     let bytes = serde_json::to_vec(graph).unwrap_or_default();
-    Sha256::digest(&bytes)[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(&bytes)[..8])
 }
 
 /// Sends rows in batches; each row stands for `items` progress items (a node and its link).

@@ -1,18 +1,18 @@
-//! Paths inside the data directory, the ingest lock, and publishing a finished generation by
-//! renaming it into place and then atomically replacing `CURRENT`.
+//! Paths inside the data directory, the ingest lock, and publishing a finished generation:
+//! checksums sealed into its manifest, renamed into place, `CURRENT` replaced by rename, then
+//! pruning of generations that are neither live, previous nor leased. Never follows a
+//! `CURRENT` that does not hold a generation name.
 
+use std::collections::HashSet;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::{io_error, StoreError};
+use super::generation::GenerationName;
+use super::{checksum, io_error, lease, StoreError};
 
 const CURRENT: &str = "CURRENT";
 const INDEXES: &str = "indexes";
 const BUILDING_SUFFIX: &str = ".building";
-/// Published generations kept on disk: the live one and the one before it, so that a server
-/// still reading the previous generation is never pulled from under its feet.
-const KEEP_GENERATIONS: usize = 2;
 
 #[derive(Clone, Debug)]
 pub struct DataDir {
@@ -23,7 +23,7 @@ pub struct DataDir {
 /// the process dies instead, the next ingest deletes it.
 pub struct GenerationDraft {
     data_dir: DataDir,
-    name: String,
+    name: GenerationName,
     path: PathBuf,
     published: bool,
     _lock: File,
@@ -46,24 +46,42 @@ impl DataDir {
         self.root.join(INDEXES)
     }
 
+    pub(super) fn generation_path(&self, name: &GenerationName) -> PathBuf {
+        self.indexes().join(name.as_str())
+    }
+
     /// Path of the live generation, or `NoIndex`.
     pub fn current_generation(&self) -> Result<PathBuf, StoreError> {
+        Ok(self.generation_path(&self.current_name()?))
+    }
+
+    /// The generation `CURRENT` names: a generation name (nothing else is followed) of a
+    /// directory directly under `indexes/`.
+    pub(super) fn current_name(&self) -> Result<GenerationName, StoreError> {
         let pointer = self.root.join(CURRENT);
-        let name = match fs::read_to_string(&pointer) {
-            Ok(name) => name,
+        let text = match fs::read_to_string(&pointer) {
+            Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(StoreError::NoIndex(self.root.display().to_string()))
             }
             Err(e) => return Err(io_error(format!("reading {}", pointer.display()))(e)),
         };
-        let path = self.indexes().join(name.trim());
-        if name.trim().is_empty() || !path.is_dir() {
-            return Err(StoreError::Corrupt {
-                path: pointer.display().to_string(),
-                reason: format!("names generation {:?}, which does not exist", name.trim()),
-            });
+        let corrupt = |reason: String| StoreError::Corrupt {
+            path: pointer.display().to_string(),
+            reason,
+        };
+        let name = GenerationName::parse(text.trim()).ok_or_else(|| {
+            corrupt(format!(
+                "holds {:?}, which is not a generation name",
+                text.trim()
+            ))
+        })?;
+        if !self.generation_path(&name).is_dir() {
+            return Err(corrupt(format!(
+                "names generation {name}, which does not exist"
+            )));
         }
-        Ok(path)
+        Ok(name)
     }
 
     /// Takes the ingest lock, removes leftovers of interrupted ingests, and makes a fresh
@@ -77,14 +95,11 @@ impl DataDir {
             .map_err(io_error(format!("opening {}", lock_path.display())))?;
         lock.try_lock()
             .map_err(|_| StoreError::IngestRunning(lock_path.display().to_string()))?;
-        for leftover in self.generation_dirs(true)? {
+        for leftover in self.unfinished_dirs()? {
             fs::remove_dir_all(&leftover)
                 .map_err(io_error(format!("removing {}", leftover.display())))?;
         }
-        let millis = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis());
-        let name = format!("g{millis:015}-{:08x}", rand::random::<u32>());
+        let name = GenerationName::fresh();
         let path = indexes.join(format!("{name}{BUILDING_SUFFIX}"));
         fs::create_dir_all(&path).map_err(io_error(format!("creating {}", path.display())))?;
         Ok(GenerationDraft {
@@ -96,23 +111,63 @@ impl DataDir {
         })
     }
 
-    /// Generation directories: the unfinished ones, or the published ones oldest first.
-    fn generation_dirs(&self, building: bool) -> Result<Vec<PathBuf>, StoreError> {
+    fn index_entries(&self) -> Result<Vec<(String, PathBuf)>, StoreError> {
         let indexes = self.indexes();
         let entries =
             fs::read_dir(&indexes).map_err(io_error(format!("listing {}", indexes.display())))?;
-        let mut dirs: Vec<PathBuf> = entries
+        Ok(entries
             .filter_map(Result::ok)
             .map(|e| e.path())
             .filter(|p| p.is_dir())
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.ends_with(BUILDING_SUFFIX) == building)
-            })
-            .collect();
-        dirs.sort();
-        Ok(dirs)
+            .filter_map(|p| Some((p.file_name()?.to_str()?.to_owned(), p)))
+            .collect())
+    }
+
+    /// Directories of builds that never finished.
+    fn unfinished_dirs(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let entries = self.index_entries()?;
+        Ok(entries
+            .into_iter()
+            .filter(|(name, _)| name.ends_with(BUILDING_SUFFIX))
+            .map(|(_, path)| path)
+            .collect())
+    }
+
+    /// Published generations (directories with a generation name).
+    fn published(&self) -> Result<Vec<(GenerationName, PathBuf)>, StoreError> {
+        let entries = self.index_entries()?;
+        Ok(entries
+            .into_iter()
+            .filter_map(|(name, path)| Some((GenerationName::parse(&name)?, path)))
+            .collect())
+    }
+
+    /// Removes every published generation that is not in `keep`, not the one `CURRENT` names
+    /// now, and not leased by a process that has it open.
+    fn prune(&self, keep: &[&GenerationName]) -> Result<(), StoreError> {
+        let current = self.current_name()?;
+        let mut remaining = HashSet::new();
+        for (name, path) in self.published()? {
+            let kept = name == current || keep.contains(&&name);
+            if kept || !lease::remove_unleased(&self.root, &name, &path)? {
+                if !kept {
+                    tracing::info!(generation = %name, "kept: a process still has it open");
+                }
+                remaining.insert(name);
+            }
+        }
+        lease::sweep(&self.root, &remaining)
+    }
+
+    fn point_current_at(&self, name: &GenerationName) -> Result<(), StoreError> {
+        let staged = self.root.join("CURRENT.new");
+        fs::write(&staged, name.as_str())
+            .map_err(io_error(format!("writing {}", staged.display())))?;
+        File::open(&staged)
+            .and_then(|f| f.sync_all())
+            .map_err(io_error(format!("syncing {}", staged.display())))?;
+        fs::rename(&staged, self.root.join(CURRENT)).map_err(io_error("replacing CURRENT"))?;
+        sync_dir(&self.root)
     }
 }
 
@@ -121,28 +176,27 @@ impl GenerationDraft {
         &self.path
     }
 
-    /// Makes the generation live: rename into place, fsync, replace `CURRENT` by rename, then
-    /// prune generations older than the previous one. A crash at any point leaves either the
-    /// old or the new generation live, never a half-written one.
+    /// Makes the generation live: checksums into its manifest, rename into place, fsync,
+    /// replace `CURRENT` by rename, then prune what is neither live, previous nor leased (a
+    /// pruning failure is logged: the publish has happened). A crash or failure at any point
+    /// leaves the old or the new generation live, never a half-written one, and never
+    /// removes the live one.
     pub fn publish(mut self) -> Result<PathBuf, StoreError> {
-        let indexes = self.data_dir.indexes();
-        let final_path = indexes.join(&self.name);
+        checksum::seal(&self.path)?;
+        let previous = self.data_dir.current_name();
+        let final_path = self.data_dir.generation_path(&self.name);
         fs::rename(&self.path, &final_path)
             .map_err(io_error(format!("publishing {}", final_path.display())))?;
         self.published = true;
-        sync_dir(&indexes)?;
-        let root = self.data_dir.root();
-        let staged = root.join("CURRENT.new");
-        fs::write(&staged, &self.name)
-            .map_err(io_error(format!("writing {}", staged.display())))?;
-        File::open(&staged)
-            .and_then(|f| f.sync_all())
-            .map_err(io_error(format!("syncing {}", staged.display())))?;
-        fs::rename(&staged, root.join(CURRENT)).map_err(io_error("replacing CURRENT"))?;
-        sync_dir(root)?;
-        let published = self.data_dir.generation_dirs(false)?;
-        for old in published.iter().rev().skip(KEEP_GENERATIONS) {
-            fs::remove_dir_all(old).map_err(io_error(format!("removing {}", old.display())))?;
+        sync_dir(&self.data_dir.indexes())?;
+        self.data_dir.point_current_at(&self.name)?;
+        let pruned = match previous {
+            Ok(previous) => self.data_dir.prune(&[&self.name, &previous]),
+            Err(StoreError::NoIndex(_)) => self.data_dir.prune(&[&self.name]),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = pruned {
+            tracing::warn!(generation = %self.name, "published; old generations not pruned: {e}");
         }
         Ok(final_path)
     }
@@ -170,6 +224,7 @@ pub(super) fn sync_dir(path: &Path) -> Result<(), StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::lease::Lease;
 
     #[test]
     fn publish_swaps_current_and_prunes_old_generations() {
@@ -182,12 +237,71 @@ mod tests {
         let mut live = Vec::new();
         for _ in 0..3 {
             let draft = dir.begin_generation().unwrap();
-            std::thread::sleep(std::time::Duration::from_millis(2));
             live.push(draft.publish().unwrap());
             assert_eq!(dir.current_generation().unwrap(), *live.last().unwrap());
         }
         assert!(!live[0].exists(), "oldest generation pruned");
         assert!(live[1].exists() && live[2].exists());
+    }
+
+    #[test]
+    fn a_failed_current_replacement_never_removes_the_live_generation() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path());
+        let live = dir.begin_generation().unwrap().publish().unwrap();
+        std::fs::create_dir(tmp.path().join("CURRENT.new")).unwrap();
+        assert!(dir.begin_generation().unwrap().publish().is_err());
+        assert_eq!(dir.current_generation().unwrap(), live);
+        std::fs::remove_dir(tmp.path().join("CURRENT.new")).unwrap();
+        let next = dir.begin_generation().unwrap().publish().unwrap();
+        assert_eq!(dir.current_generation().unwrap(), next);
+        assert!(
+            live.exists(),
+            "the generation that was live is kept as the previous one"
+        );
+        let published = dir.published().unwrap();
+        assert_eq!(
+            published.len(),
+            2,
+            "the orphan of the failed publish is pruned"
+        );
+    }
+
+    #[test]
+    fn a_leased_generation_survives_pruning_until_released() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path());
+        let first = dir.begin_generation().unwrap().publish().unwrap();
+        let first_name = dir.current_name().unwrap();
+        let lease = Lease::take(tmp.path(), &first_name).unwrap();
+        let second = dir.begin_generation().unwrap().publish().unwrap();
+        let third = dir.begin_generation().unwrap().publish().unwrap();
+        assert!(first.exists() && second.exists() && third.exists());
+        drop(lease);
+        let fourth = dir.begin_generation().unwrap().publish().unwrap();
+        assert!(!first.exists() && !second.exists());
+        assert!(third.exists() && fourth.exists());
+        let leases = std::fs::read_dir(tmp.path().join("leases"))
+            .unwrap()
+            .count();
+        assert_eq!(leases, 0, "lease files of removed generations are swept");
+    }
+
+    #[test]
+    fn current_must_hold_a_generation_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::new(tmp.path());
+        dir.begin_generation().unwrap().publish().unwrap();
+        std::fs::create_dir_all(tmp.path().join("x")).unwrap();
+        let outside = tmp.path().join("x").display().to_string();
+        for bad in ["../x", outside.as_str(), "", "indexes", "g1/../../x"] {
+            std::fs::write(tmp.path().join(CURRENT), bad).unwrap();
+            let error = dir.current_generation().unwrap_err();
+            assert!(
+                matches!(error, StoreError::Corrupt { .. }),
+                "{bad:?}: {error}"
+            );
+        }
     }
 
     #[test]

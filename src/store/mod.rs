@@ -2,21 +2,34 @@
 //! Owns the on-disk layout and the atomic swap; knows nothing of HTTP or input formats.
 //!
 //! ```text
-//! DIR/CURRENT                 name of the live generation (replaced by rename: atomic)
-//! DIR/indexes/<generation>/   tantivy/ (segments, text, fingerprints), labels.jsonl, manifest.json,
-//!                             vectors.bin (segment embeddings, when ingested with a model)
+//! DIR/CURRENT                 a generation name (validated, never a path) of the live generation,
+//!                             replaced by rename: atomic
+//! DIR/indexes/<generation>/   tantivy/ (segments, text, fingerprints), labels.jsonl, graph.json,
+//!                             conditions.jsonl, vectors.bin (segment embeddings, when ingested
+//!                             with a model), manifest.json (the report + SHA-256 of every other file)
 //! DIR/indexes/<gen>.building  a generation being built; never read, removed by the next ingest
 //! DIR/keys.json               API keys (hashed); kept across ingests
 //! DIR/ingest.lock             held while an ingest runs
+//! DIR/leases/<gen>.lease      shared-locked by every process that has <gen> open; pruning skips it
+//! drugcite check              check.rs: re-hashes the live generation's files and segments
 //! ```
+//!
+//! A generation is opened only when its files match the manifest's checksums, and every
+//! segment read is re-hashed against its fingerprint before it is returned.
 
 mod builder;
+mod check;
+mod checksum;
+mod generation;
 mod layout;
+mod lease;
 mod schema;
 mod snapshot;
 mod vectors;
 
 pub use builder::{write_manifest, IndexBuilder};
+pub use check::{check, CheckReport, SegmentMismatch};
+pub use checksum::FileMismatch;
 pub use layout::{DataDir, GenerationDraft};
 pub use snapshot::{SegmentAddress, SegmentInfo, SegmentView, Snapshot, StoredSegment};
 pub use vectors::{StoredVectors, VectorCache, VectorSpace};
@@ -42,6 +55,16 @@ pub enum StoreError {
     },
     #[error("corrupt store file {path}: {reason}")]
     Corrupt { path: String, reason: String },
+    /// A segment read back does not hash to its fingerprint: never served as verified.
+    #[error(
+        "segment {fingerprint} of {generation} fails its fingerprint check ({detail}): \
+         run `drugcite check`"
+    )]
+    Tampered {
+        generation: String,
+        fingerprint: String,
+        detail: String,
+    },
 }
 
 pub(crate) fn io_error(

@@ -1,16 +1,22 @@
 //! A published generation opened for reading: tantivy searcher, label metadata, and the
-//! fingerprint of every segment. Immutable once opened; swapping generations means a new one.
+//! fingerprint of every segment. Opened only when its files match the manifest's checksums,
+//! leased while open, and every segment read is re-hashed before it is returned. Immutable
+//! once opened; swapping generations means a new one.
 
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use tantivy::columnar::Column;
 use tantivy::schema::{TantivyDocument, Value};
 use tantivy::{DocAddress, Index, IndexReader, ReloadPolicy, Searcher};
 
 use super::builder::{LABELS_FILE, MANIFEST_FILE, TANTIVY_DIR};
+use super::checksum::{self, parse_manifest};
+use super::lease::Lease;
 use super::schema::{register_analyzer, Fields};
 use super::vectors::{read_all, StoredVectors, VECTORS_FILE};
 use super::{index_error, io_error, DataDir, StoreError};
@@ -51,6 +57,9 @@ pub struct SegmentInfo {
     pub addresses_patient: bool,
 }
 
+/// The high and low halves of the fingerprints of one tantivy segment.
+type FingerprintColumns = (Column<u64>, Column<u64>);
+
 pub struct Snapshot {
     generation: PathBuf,
     reader: IndexReader,
@@ -60,15 +69,41 @@ pub struct Snapshot {
     labels: Vec<Arc<LabelMeta>>,
     label_ordinals: HashMap<String, u32>,
     manifest: serde_json::Value,
+    /// Per tantivy segment: the fingerprint columns the verify index is built from.
+    fingerprint_columns: Vec<FingerprintColumns>,
+    /// `None` for a draft, which only the ingest building it reads.
+    _lease: Option<Lease>,
 }
 
 impl Snapshot {
-    /// Opens the live generation of `data_dir`.
+    /// Opens the live generation of `data_dir`, leased while open; refuses it unless every
+    /// file matches the checksums of its manifest.
     pub fn open_current(data_dir: &DataDir) -> Result<Self, StoreError> {
-        Self::open(&data_dir.current_generation()?)
+        let name = data_dir.current_name()?;
+        let lease = Lease::take(data_dir.root(), &name)?;
+        let generation = data_dir.generation_path(&name);
+        let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
+        checksum::verify(&generation, &manifest)?;
+        Self::open_files(&generation, manifest, Some(lease))
     }
 
-    pub fn open(generation: &Path) -> Result<Self, StoreError> {
+    /// Opens a generation being built, by the ingest building it (no checksums yet).
+    pub(crate) fn open_draft(generation: &Path) -> Result<Self, StoreError> {
+        let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
+        Self::open_files(generation, manifest, None)
+    }
+
+    /// Opens a leased generation whatever its checksums say, for `drugcite check`.
+    pub(super) fn open_unverified(generation: &Path, lease: Lease) -> Result<Self, StoreError> {
+        let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
+        Self::open_files(generation, manifest, Some(lease))
+    }
+
+    fn open_files(
+        generation: &Path,
+        manifest: serde_json::Value,
+        lease: Option<Lease>,
+    ) -> Result<Self, StoreError> {
         let tantivy_dir = generation.join(TANTIVY_DIR);
         let index = Index::open_in_dir(&tantivy_dir)
             .map_err(index_error(format!("opening {}", tantivy_dir.display())))?;
@@ -85,14 +120,17 @@ impl Snapshot {
             .enumerate()
             .map(|(i, label)| (label.label_id.clone(), i as u32))
             .collect();
+        let fingerprint_columns = fingerprint_columns(&reader.searcher())?;
         Ok(Self {
             generation: generation.to_path_buf(),
             labels,
             label_ordinals,
-            manifest: read_manifest(&generation.join(MANIFEST_FILE))?,
+            manifest,
+            fingerprint_columns,
             reader,
             index,
             fields,
+            _lease: lease,
         })
     }
 
@@ -130,23 +168,23 @@ impl Snapshot {
         let searcher = self.searcher();
         let mut all = Vec::with_capacity(searcher.num_docs() as usize);
         for (ordinal, segment) in searcher.segment_readers().iter().enumerate() {
-            let columns = segment.fast_fields();
-            let high = columns
-                .u64("fp_high")
-                .map_err(index_error("reading fingerprints"))?;
-            let low = columns
-                .u64("fp_low")
-                .map_err(index_error("reading fingerprints"))?;
             for doc in segment.doc_ids_alive() {
-                if let (Some(h), Some(l)) = (high.first(doc), low.first(doc)) {
-                    all.push((
-                        Fingerprint::from_halves(h, l),
-                        SegmentAddress(DocAddress::new(ordinal as u32, doc)),
-                    ));
+                let address = SegmentAddress(DocAddress::new(ordinal as u32, doc));
+                if let Some(fingerprint) = self.indexed_fingerprint(address) {
+                    all.push((fingerprint, address));
                 }
             }
         }
         Ok(all)
+    }
+
+    /// The fingerprint the verify index holds for `address` (the fast-field columns).
+    fn indexed_fingerprint(&self, address: SegmentAddress) -> Option<Fingerprint> {
+        let (high, low) = self
+            .fingerprint_columns
+            .get(address.0.segment_ord as usize)?;
+        let doc = address.0.doc_id;
+        Some(Fingerprint::from_halves(high.first(doc)?, low.first(doc)?))
     }
 
     /// The generation's segment embeddings, if it was ingested with a model.
@@ -182,6 +220,7 @@ impl Snapshot {
     }
 
     /// Calls `visit` with every live segment, in document-store order (one pass, no seeks).
+    /// A document the store cannot decode, or that lacks a field, is an error, never a panic.
     pub fn visit_segments(&self, mut visit: impl FnMut(SegmentView)) -> Result<(), StoreError> {
         let searcher = self.searcher();
         for (ordinal, segment) in searcher.segment_readers().iter().enumerate() {
@@ -189,66 +228,132 @@ impl Snapshot {
                 .get_store_reader(64)
                 .map_err(io_error("opening the document store"))?;
             let docs = store.iter::<TantivyDocument>(segment.alive_bitset());
-            for (doc_id, doc) in segment.doc_ids_alive().zip(docs) {
-                let doc = doc.map_err(index_error("reading the document store"))?;
-                let text_of = |field| doc.get_first(field).and_then(|v| v.as_str());
-                let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
-                let (Some(label_id), Some(section_key), Some(high), Some(low), Some(text)) = (
-                    text_of(self.fields.label_id),
-                    text_of(self.fields.section_key),
-                    u64_of(self.fields.fp_high),
-                    u64_of(self.fields.fp_low),
-                    text_of(self.fields.text),
-                ) else {
-                    continue;
-                };
-                let Some(&label) = self.label_ordinals.get(label_id) else {
-                    continue;
-                };
-                visit(SegmentView {
-                    address: SegmentAddress(DocAddress::new(ordinal as u32, doc_id)),
-                    fingerprint: Fingerprint::from_halves(high, low),
-                    label,
-                    section_key,
-                    text,
-                });
-            }
+            let walk = AssertUnwindSafe(|| -> Result<(), StoreError> {
+                for (doc_id, doc) in segment.doc_ids_alive().zip(docs) {
+                    let doc = doc.map_err(index_error("reading the document store"))?;
+                    let address = SegmentAddress(DocAddress::new(ordinal as u32, doc_id));
+                    visit(self.view(address, &doc)?);
+                }
+                Ok(())
+            });
+            catch_unwind(walk).map_err(|_| self.undecodable(None))??;
         }
         Ok(())
     }
 
-    /// Reads one segment's stored text and metadata.
-    pub fn segment(&self, address: SegmentAddress) -> Result<StoredSegment, StoreError> {
-        let doc: TantivyDocument = self
-            .searcher()
-            .doc(address.0)
-            .map_err(index_error("reading a segment"))?;
-        let text_of = |field| {
-            doc.get_first(field)
-                .and_then(|v| v.as_str())
-                .map(str::to_owned)
-        };
+    fn view<'d>(
+        &self,
+        address: SegmentAddress,
+        doc: &'d TantivyDocument,
+    ) -> Result<SegmentView<'d>, StoreError> {
+        let text_of = |field| doc.get_first(field).and_then(|v| v.as_str());
         let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
-        let corrupt = |reason: &str| StoreError::Corrupt {
-            path: self.generation.display().to_string(),
-            reason: format!("segment {:?}: {reason}", address.0),
-        };
+        let corrupt = |reason: &str| self.corrupt(address, reason);
         let label_id = text_of(self.fields.label_id).ok_or_else(|| corrupt("no label id"))?;
-        let label = self
-            .label_ordinals
-            .get(&label_id)
-            .map(|&ordinal| Arc::clone(&self.labels[ordinal as usize]))
-            .ok_or_else(|| corrupt("unknown label"))?;
-        Ok(StoredSegment {
-            text: text_of(self.fields.text).ok_or_else(|| corrupt("no text"))?,
-            section_key: text_of(self.fields.section_key).ok_or_else(|| corrupt("no section"))?,
+        Ok(SegmentView {
+            address,
             fingerprint: Fingerprint::from_halves(
                 u64_of(self.fields.fp_high).ok_or_else(|| corrupt("no fingerprint"))?,
                 u64_of(self.fields.fp_low).ok_or_else(|| corrupt("no fingerprint"))?,
             ),
-            label,
+            label: *self
+                .label_ordinals
+                .get(label_id)
+                .ok_or_else(|| corrupt("unknown label"))?,
+            section_key: text_of(self.fields.section_key).ok_or_else(|| corrupt("no section"))?,
+            text: text_of(self.fields.text).ok_or_else(|| corrupt("no text"))?,
         })
     }
+
+    /// Reads one segment's stored text and metadata, and returns it only if the text, its
+    /// label's set id and its section still hash to the fingerprint stored and indexed for it.
+    pub fn segment(&self, address: SegmentAddress) -> Result<StoredSegment, StoreError> {
+        let searcher = self.searcher();
+        let doc: TantivyDocument = catch_unwind(AssertUnwindSafe(|| searcher.doc(address.0)))
+            .map_err(|_| self.undecodable(Some(address)))?
+            .map_err(index_error("reading a segment"))?;
+        let view = self.view(address, &doc)?;
+        if let Some(detail) = self.fingerprint_problem(&view) {
+            return Err(self.tampered(&view, detail));
+        }
+        Ok(StoredSegment {
+            text: view.text.to_owned(),
+            section_key: view.section_key.to_owned(),
+            fingerprint: view.fingerprint,
+            label: Arc::clone(&self.labels[view.label as usize]),
+        })
+    }
+
+    /// What differs between a segment's indexed, stored and recomputed fingerprints, if
+    /// anything (the recomputed one hashes its label's set id, its section and its text).
+    pub(super) fn fingerprint_problem(&self, view: &SegmentView) -> Option<String> {
+        let set_id = &self.labels[view.label as usize].set_id;
+        let recomputed = Fingerprint::of_segment(set_id, view.section_key, view.text);
+        let indexed = self.indexed_fingerprint(view.address);
+        if recomputed == view.fingerprint && indexed == Some(view.fingerprint) {
+            return None;
+        }
+        Some(format!(
+            "indexed {}, stored {}, recomputed from set id {set_id:?}, section {:?} \
+             and the text: {}",
+            indexed.map_or("none".into(), Fingerprint::to_hex),
+            view.fingerprint.to_hex(),
+            view.section_key,
+            recomputed.to_hex(),
+        ))
+    }
+
+    /// Logs a segment that failed its re-hash loudly and makes it an error.
+    fn tampered(&self, view: &SegmentView, detail: String) -> StoreError {
+        let generation = self.generation.display().to_string();
+        let fingerprint = self
+            .indexed_fingerprint(view.address)
+            .unwrap_or(view.fingerprint)
+            .to_hex();
+        tracing::error!(
+            %generation,
+            %fingerprint,
+            %detail,
+            "TAMPERED OR CORRUPT SEGMENT: not served"
+        );
+        StoreError::Tampered {
+            generation,
+            fingerprint,
+            detail,
+        }
+    }
+
+    fn corrupt(&self, address: SegmentAddress, reason: &str) -> StoreError {
+        StoreError::Corrupt {
+            path: self.generation.display().to_string(),
+            reason: format!("segment {:?}: {reason}", address.0),
+        }
+    }
+
+    fn undecodable(&self, address: Option<SegmentAddress>) -> StoreError {
+        let at = address.map_or(String::new(), |a| format!(" at {:?}", a.0));
+        StoreError::Corrupt {
+            path: self.generation.join(TANTIVY_DIR).display().to_string(),
+            reason: format!("the document store cannot be decoded{at}: run `drugcite check`"),
+        }
+    }
+}
+
+/// The fingerprint fast-field columns of every tantivy segment, by segment ordinal.
+fn fingerprint_columns(searcher: &Searcher) -> Result<Vec<FingerprintColumns>, StoreError> {
+    searcher
+        .segment_readers()
+        .iter()
+        .map(|segment| {
+            let columns = segment.fast_fields();
+            let column = |name| {
+                columns
+                    .u64(name)
+                    .map_err(index_error("reading fingerprints"))
+            };
+            Ok((column("fp_high")?, column("fp_low")?))
+        })
+        .collect()
 }
 
 fn read_labels(path: &Path) -> Result<Vec<Arc<LabelMeta>>, StoreError> {
@@ -267,8 +372,5 @@ fn read_labels(path: &Path) -> Result<Vec<Arc<LabelMeta>>, StoreError> {
 
 fn read_manifest(path: &Path) -> Result<serde_json::Value, StoreError> {
     let body = std::fs::read(path).map_err(io_error(format!("reading {}", path.display())))?;
-    serde_json::from_slice(&body).map_err(|e| StoreError::Corrupt {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })
+    parse_manifest(path, &body)
 }

@@ -5,6 +5,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use crate::helpers::{corpus_lines, scratch_dir, write_jsonl};
+use crate::verify::{
+    alter_a_set_id, alter_stored_text, copy_of_subset, live_generation, originals,
+};
 
 fn drugcite(data_dir: &std::path::Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_drugcite"));
@@ -115,4 +118,45 @@ fn failures_exit_non_zero_with_one_line() {
             .collect();
         assert_eq!(error_lines.len(), 1, "{args:?}: {stderr}");
     }
+}
+
+/// Runs `drugcite check`; (success, stdout, stderr).
+fn check(data_dir: &std::path::Path) -> (bool, String, String) {
+    let output = drugcite(data_dir).arg("check").output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn check_passes_a_clean_index_and_names_every_altered_file() {
+    let dir = scratch_dir();
+    let data_dir = copy_of_subset(dir.path());
+    let (ok, stdout, stderr) = check(&data_dir);
+    assert!(ok, "{stdout}{stderr}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(
+        stdout.starts_with("ok: ") && stdout.contains(" 0 mismatches"),
+        "{stdout}"
+    );
+
+    let generation = live_generation(&data_dir);
+    let originals = originals(&data_dir);
+    let store = alter_stored_text(&generation, originals.values().map(|(_, t)| t.as_str()));
+    alter_a_set_id(&generation);
+    let (ok, stdout, stderr) = check(&data_dir);
+    assert!(!ok, "{stdout}");
+    assert!(
+        stdout.contains(&format!("MISMATCH file {store}:")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("MISMATCH file labels.jsonl:"), "{stdout}");
+    assert!(stdout.contains("MISMATCH segment "), "{stdout}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
 }

@@ -359,3 +359,71 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
         "reused vectors are the same numbers"
     );
 }
+
+#[test]
+fn a_publish_that_fails_after_the_rename_never_removes_the_live_generation() {
+    let dir = scratch_dir();
+    let data_dir = dir.path().join("data");
+    let input = write_jsonl(dir.path(), "two.jsonl", &corpus_lines(2));
+    run(&data_dir, std::slice::from_ref(&input)).unwrap();
+    let live = DataDir::new(&data_dir).current_generation().unwrap();
+    std::fs::create_dir(data_dir.join("CURRENT.new")).unwrap();
+    assert!(run(&data_dir, std::slice::from_ref(&input)).is_err());
+    assert_eq!(DataDir::new(&data_dir).current_generation().unwrap(), live);
+    assert!(Engine::open(DataDir::new(&data_dir), None).is_ok());
+    std::fs::remove_dir(data_dir.join("CURRENT.new")).unwrap();
+    run(&data_dir, std::slice::from_ref(&input)).unwrap();
+    assert!(
+        live.exists(),
+        "the generation live before is kept as the previous one"
+    );
+    let generations = std::fs::read_dir(data_dir.join("indexes")).unwrap().count();
+    assert_eq!(generations, 2, "the orphan of the failed publish is pruned");
+}
+
+#[test]
+fn a_generation_a_server_has_open_survives_pruning_until_it_lets_go() {
+    let dir = scratch_dir();
+    let data_dir = dir.path().join("data");
+    let input = write_jsonl(dir.path(), "one.jsonl", &corpus_lines(1));
+    run(&data_dir, std::slice::from_ref(&input)).unwrap();
+    let engine = Engine::open(DataDir::new(&data_dir), None).unwrap();
+    let served = engine.index.generation();
+    run(&data_dir, std::slice::from_ref(&input)).unwrap();
+    run(&data_dir, std::slice::from_ref(&input)).unwrap();
+    assert!(
+        served.exists(),
+        "leased: neither live nor previous, still there"
+    );
+    assert!(engine.index.reload_if_changed().unwrap());
+    run(&data_dir, std::slice::from_ref(&input)).unwrap();
+    assert!(
+        !served.exists(),
+        "released when the server moved on, then pruned"
+    );
+}
+
+#[test]
+fn a_current_pointing_outside_the_indexes_is_refused() {
+    let dir = scratch_dir();
+    let data_dir = dir.path().join("data");
+    let input = write_jsonl(dir.path(), "one.jsonl", &corpus_lines(1));
+    run(&data_dir, &[input]).unwrap();
+    let live = DataDir::new(&data_dir).current_generation().unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::rename(&live, &elsewhere).unwrap();
+    for pointer in [
+        "../../elsewhere".to_owned(),
+        elsewhere.display().to_string(),
+    ] {
+        std::fs::write(data_dir.join("CURRENT"), &pointer).unwrap();
+        let error = Engine::open(DataDir::new(&data_dir), None)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            error.contains("not a generation name"),
+            "{pointer}: {error}"
+        );
+    }
+}

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use drugcite::domain::Fingerprint;
 use drugcite::engine::GraphBackend;
 use drugcite::graph::{GraphData, NodeKind, RelationType, Relationship};
-use drugcite::ingest::ProgressMode;
+use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
 use drugcite::label::{dailymed_url, section_name};
 use drugcite::neo4j::{schema_statements, sync_generation, Neo4jClient, StoredCounts};
 use drugcite::store::{DataDir, Snapshot};
@@ -18,8 +19,8 @@ use serde_json::{json, Value};
 
 use crate::bolt::{database, empty_database, endpoint, Relay};
 use crate::helpers::{
-    assert_error, corpus_lines, scratch_dir, shared_data, spawn_app, spawn_app_on, subset_index,
-    write_jsonl, TestApp,
+    assert_error, corpus_lines, scratch_dir, shared_data, spawn_app, spawn_app_on, spawn_app_with,
+    subset_index, vocabulary, write_jsonl, TestApp, GENEROUS,
 };
 
 fn subset_snapshot() -> Snapshot {
@@ -157,12 +158,43 @@ async fn the_sync_writes_the_embedded_graph_and_a_second_sync_changes_nothing() 
     .await;
 }
 
+/// A second, smaller index: the first two records of the corpus, with their graph.
+fn smaller_index(dir: &Path) -> PathBuf {
+    let data_dir = dir.join("data");
+    let input = write_jsonl(dir, "two.jsonl", &corpus_lines(2));
+    let options = IngestOptions {
+        progress: ProgressMode::Silent,
+        embedder: None,
+        vocabulary: vocabulary(),
+    };
+    ingest(&DataDir::new(&data_dir), &[input], &options).expect("smaller index");
+    data_dir
+}
+
+/// Syncs `snapshot` and checks Neo4j then holds exactly it: counts, graph, segments.
+fn sync_exactly(client: &Neo4jClient, snapshot: &Snapshot, graph: &GraphData) {
+    sync_generation(client, snapshot, graph, ProgressMode::Silent).unwrap();
+    assert_eq!(client.counts().unwrap(), expected_counts(snapshot, graph));
+    assert_eq!(client.read_graph().unwrap(), *graph);
+    let mut live: Vec<(String, String)> = live_segments(snapshot)
+        .into_iter()
+        .map(|s| (s.0, s.3))
+        .collect();
+    live.sort();
+    live.dedup();
+    assert_eq!(stored_segments(client), live);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_sync_removes_relationships_the_new_graph_no_longer_has() {
+async fn a_sync_removes_what_the_new_graph_or_index_no_longer_has() {
     let _database = database().await;
-    blocking(|| {
-        let client = endpoint().client();
-        let (snapshot, graph) = fresh_sync(&client);
+    let dir = scratch_dir();
+    let small_dir = smaller_index(dir.path());
+    let small = Arc::new(Snapshot::open_current(&DataDir::new(&small_dir)).unwrap());
+    let client = Arc::new(blocking(|| endpoint().client()).await);
+    let (writer, read) = (Arc::clone(&client), Arc::clone(&small));
+    blocking(move || {
+        let (snapshot, graph) = fresh_sync(&writer);
         let mut smaller = graph.clone();
         let dropped = smaller
             .relationships
@@ -170,10 +202,32 @@ async fn a_sync_removes_relationships_the_new_graph_no_longer_has() {
             .position(|r| r.kind == RelationType::Contraindication)
             .expect("the subset has a contraindication");
         smaller.relationships.remove(dropped);
-        sync_generation(&client, &snapshot, &smaller, ProgressMode::Silent).unwrap();
-        assert_eq!(client.read_graph().unwrap(), smaller);
-        sync_generation(&client, &snapshot, &graph, ProgressMode::Silent).unwrap();
-        assert_eq!(client.read_graph().unwrap(), graph);
+        sync_generation(&writer, &snapshot, &smaller, ProgressMode::Silent).unwrap();
+        assert_eq!(writer.read_graph().unwrap(), smaller);
+        sync_exactly(&writer, &snapshot, &graph);
+        sync_exactly(&writer, &read, &subset_graph(&read));
+    })
+    .await;
+
+    let embedded = spawn_app_with(&small_dir, GENEROUS).await;
+    let on_neo4j = spawn_app_on(&small_dir, GraphBackend::Neo4j(Arc::clone(&client))).await;
+    let subset = live_segments(&subset_snapshot());
+    let mut verified = BTreeSet::new();
+    for (hex, ..) in subset.iter().step_by(7) {
+        let fingerprint = Fingerprint::from_hex(hex).unwrap().to_string();
+        let want = embedded.verify(&fingerprint, None).await;
+        let got = on_neo4j.verify(&fingerprint, None).await;
+        assert_eq!((got.status, &got.body), (want.status, &want.body));
+        verified.insert(want.body["data"]["verified"] == true);
+    }
+    assert_eq!(
+        verified.len(),
+        2,
+        "some of the subset is in the smaller index, some not"
+    );
+    blocking(move || {
+        let snapshot = subset_snapshot();
+        sync_exactly(&client, &snapshot, &subset_graph(&snapshot));
     })
     .await;
 }
@@ -657,6 +711,30 @@ async fn graph_and_verify_answer_the_same_over_both_backends() {
         let got = on_neo4j.verify(fingerprint, None).await;
         assert_eq!((got.status, &got.body), (want.status, &want.body));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_segment_altered_in_neo4j_is_never_verified() {
+    let _database = database().await;
+    let (hex, ..) = live_segments(&subset_snapshot()).remove(0);
+    let altered = hex.clone();
+    let client = blocking(move || {
+        let client = endpoint().client();
+        fresh_sync(&client);
+        let statement = "MATCH (g:Segment {fingerprint: $f}) SET g.text = g.text + ' (altered)'";
+        client
+            .run(neo4rs::query(statement).param("f", altered.as_str()))
+            .unwrap();
+        client
+    })
+    .await;
+    let app = spawn_app_on(
+        &subset_index().data_dir,
+        GraphBackend::Neo4j(Arc::new(client)),
+    )
+    .await;
+    let fingerprint = Fingerprint::from_hex(&hex).unwrap().to_string();
+    assert_error(&app.verify(&fingerprint, None).await, 500);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
