@@ -17,7 +17,7 @@ use drugcite::embed::Embedder;
 use drugcite::engine::{Engine, GraphBackend};
 use drugcite::eval::{parse_question, score, Judged, Summary};
 use drugcite::graph::GraphData;
-use drugcite::http::{self, AppState, RateLimitConfig};
+use drugcite::http::{self, AppState, RateLimitConfig, ServeConfig};
 use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
 use drugcite::keys::{KeyRing, KeyStore, Scope};
 use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
@@ -84,6 +84,8 @@ enum Command {
         /// Requests per minute allowed to one client address without a key (keyless verify).
         #[arg(long, default_value = "120")]
         rate_limit_per_address: NonZeroU32,
+        #[command(flatten)]
+        bounds: ServeBounds,
         /// Serve without the embedding model: BM25-only ranking.
         #[arg(long)]
         lexical_only: bool,
@@ -141,6 +143,41 @@ enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+}
+
+/// Connection, request and authentication bounds of `serve` (README "Keys, limits, errors").
+#[derive(clap::Args)]
+struct ServeBounds {
+    /// Seconds to receive a request head (also how long a kept-alive connection may idle).
+    #[arg(long, env = "DRUGCITE_HEADER_TIMEOUT_SECS", default_value = "10", value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout_secs: u64,
+    /// Seconds one request may take, body and answer included (then 500 with Retry-After).
+    #[arg(long, env = "DRUGCITE_REQUEST_TIMEOUT_SECS", default_value = "30", value_parser = clap::value_parser!(u64).range(1..))]
+    request_timeout_secs: u64,
+    /// Seconds a connection may pass with no byte read or written before it is closed.
+    #[arg(long, env = "DRUGCITE_IDLE_TIMEOUT_SECS", default_value = "60", value_parser = clap::value_parser!(u64).range(1..))]
+    idle_timeout_secs: u64,
+    /// Most connections open at once; more wait in the listen backlog.
+    #[arg(long, env = "DRUGCITE_MAX_CONNECTIONS", default_value = "1024", value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections: u64,
+    /// Seconds requests in flight may take after SIGTERM before the server exits anyway.
+    #[arg(long, env = "DRUGCITE_SHUTDOWN_GRACE_SECS", default_value = "10")]
+    shutdown_grace_secs: u64,
+    /// Failed authentications per minute allowed to one client address (then 429).
+    #[arg(long, env = "DRUGCITE_AUTH_FAILURES_PER_ADDRESS", default_value = "10")]
+    auth_failures_per_address: NonZeroU32,
+}
+
+impl ServeBounds {
+    fn config(&self) -> ServeConfig {
+        ServeConfig {
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            request_timeout: Duration::from_secs(self.request_timeout_secs),
+            idle_timeout: Duration::from_secs(self.idle_timeout_secs),
+            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            shutdown_grace: Duration::from_secs(self.shutdown_grace_secs),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -281,6 +318,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             addr,
             rate_limit_per_key,
             rate_limit_per_address,
+            bounds,
             lexical_only,
             graph_backend,
             neo4j,
@@ -296,7 +334,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 }
             };
             let embedder = load_embedder(&cli.model_dir, lexical_only)?;
-            serve(data_dir, embedder, backend, addr, limits)
+            serve(data_dir, embedder, backend, addr, limits, &bounds)
         }
         Command::Keys { command } => keys(&data_dir, command),
         Command::Eval {
@@ -467,6 +505,7 @@ fn serve(
     backend: GraphBackend,
     addr: SocketAddr,
     limits: RateLimitConfig,
+    bounds: &ServeBounds,
 ) -> anyhow::Result<()> {
     let on_neo4j = matches!(backend, GraphBackend::Neo4j(_));
     let engine = Engine::open_with(data_dir.clone(), embedder, backend)?;
@@ -486,15 +525,21 @@ fn serve(
         generation = %engine.generation().display(),
         "index loaded"
     );
-    let state = AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits);
+    let state = AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits)
+        .with_auth_failures_per_minute(bounds.auth_failures_per_address);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("binding {addr}"))?;
         tracing::info!("listening on {}", listener.local_addr()?);
-        http::serve(listener, state).await.context("serving")
-    })
+        http::serve_with(listener, state, bounds.config())
+            .await
+            .context("serving")
+    });
+    // Engine work already running on the blocking pool is not waited for past a second.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    served
 }
 
 fn evaluate(
