@@ -7,6 +7,7 @@ mod cli;
 mod corpus;
 mod extract;
 mod graph;
+mod graph_caps;
 mod helpers;
 mod ingest;
 mod neo4j;
