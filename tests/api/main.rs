@@ -4,7 +4,9 @@
 mod auth;
 mod bolt;
 mod cli;
+mod connections;
 mod corpus;
+mod envelopes;
 mod extract;
 mod graph;
 mod graph_caps;
