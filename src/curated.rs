@@ -1,7 +1,11 @@
 //! The vocabularies drugcite curates itself, kept as data under `graph/` with their source and
 //! compiled in: brand → generic names, drug classes with lay terms and members, and everyday
-//! words → label wording. Parses them;
-//! matching them against questions or text is for the modules that use them.
+//! words → label wording. Parses them (the brand table once per process, since every
+//! /v1/graph question reads it); matching them against questions or text is for the modules
+//! that use them.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
 const BRANDS: &str = include_str!("../graph/brands.tsv");
 const CLASSES: &str = include_str!("../graph/drug-classes.tsv");
@@ -29,6 +33,13 @@ pub fn brands() -> Vec<Brand> {
     lowercase_pairs(BRANDS)
         .map(|(brand, generic)| Brand { brand, generic })
         .collect()
+}
+
+/// Brand → first word of the generic name, parsed on first use and kept.
+pub fn brand_generics() -> &'static HashMap<String, String> {
+    static BRAND_GENERICS: LazyLock<HashMap<String, String>> =
+        LazyLock::new(|| brands().into_iter().map(|b| (b.brand, b.generic)).collect());
+    &BRAND_GENERICS
 }
 
 pub fn drug_classes() -> Vec<DrugClass> {
@@ -117,6 +128,7 @@ mod tests {
         assert_eq!(lay_terms().len(), rows(LAY_TERMS).count());
         assert_eq!(condition_synonyms().len(), rows(CONDITION_SYNONYMS).count());
         assert!(brands().len() > 100 && drug_classes().len() > 20);
+        assert_eq!(brand_generics().len(), brands().len());
         assert!(drug_classes()
             .iter()
             .all(|c| !c.terms.is_empty() && !c.members.is_empty()));

@@ -1,8 +1,10 @@
 //! API keys: created, listed and revoked by the CLI, checked by the server. Only SHA-256
-//! hashes are stored (`DIR/keys.json`, replaced atomically under a lock); comparison is
-//! constant-time. The server re-reads the file when it changes, so revocation is immediate.
+//! hashes are stored (`DIR/keys.json`, mode 0600, replaced atomically under a lock);
+//! comparison is constant-time. The server re-reads the file when it changes, so revocation
+//! is immediate; checking a key never touches the disk (see `KeyRing::refresh_if_changed`).
 
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -142,32 +144,94 @@ impl KeyStore {
         change(&mut file);
         let staged = self.path.with_extension("json.new");
         let body = serde_json::to_vec_pretty(&file).map_err(|e| err(e.to_string()))?;
-        fs::write(&staged, body).map_err(|e| err(e.to_string()))?;
-        File::open(&staged)
-            .and_then(|f| f.sync_all())
+        let _ = fs::remove_file(&staged);
+        private_file(&staged)
+            .and_then(|mut f| f.write_all(&body).and_then(|()| f.sync_all()))
             .map_err(|e| err(e.to_string()))?;
         fs::rename(&staged, &self.path).map_err(|e| err(e.to_string()))
     }
 }
 
-/// The server's view of the keys, re-read whenever the file's size or mtime changes.
+/// A new file only its owner may read or write (0600 whatever the umask).
+fn private_file(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
+/// Warns when others than the owner may read or write the key file.
+fn warn_if_shared(path: &Path, metadata: &fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = metadata.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            tracing::warn!(
+                path = %path.display(),
+                "the key file has mode {mode:o}: others may read it; chmod 600 it"
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, metadata);
+}
+
+/// The server's view of the keys: held in memory, reloaded by `refresh_if_changed` when the
+/// file's size or mtime changes. A file that cannot be read or parsed keeps the previous keys
+/// and is reported once per change.
 pub struct KeyRing {
     path: PathBuf,
-    loaded: RwLock<(Option<FileStamp>, Arc<Vec<KeyRecord>>)>,
+    loaded: RwLock<Loaded>,
+}
+
+#[derive(Default)]
+struct Loaded {
+    /// Size and mtime of the file last looked at (`None`: no file).
+    stamp: Option<FileStamp>,
+    keys: Arc<Vec<KeyRecord>>,
 }
 
 type FileStamp = (SystemTime, u64);
 
 impl KeyRing {
+    /// Loads the key file now (blocking I/O: call it before serving, or off the async threads).
     pub fn new(path: impl Into<PathBuf>) -> Self {
-        Self {
+        let ring = Self {
             path: path.into(),
-            loaded: RwLock::new((None, Arc::new(Vec::new()))),
-        }
+            loaded: RwLock::new(Loaded::default()),
+        };
+        ring.refresh_if_changed();
+        ring
     }
 
+    /// Blocking: re-reads the key file if it changed since the last look.
+    pub fn refresh_if_changed(&self) {
+        let metadata = fs::metadata(&self.path).ok();
+        let stamp = metadata
+            .as_ref()
+            .map(|m| (m.modified().unwrap_or(UNIX_EPOCH), m.len()));
+        if self.read_loaded().stamp == stamp {
+            return;
+        }
+        if let Some(metadata) = &metadata {
+            warn_if_shared(&self.path, metadata);
+        }
+        let keys = match read_key_file(&self.path) {
+            Ok(file) => Arc::new(file.keys),
+            Err(e) => {
+                tracing::error!("keeping the previous keys: {e}");
+                Arc::clone(&self.read_loaded().keys)
+            }
+        };
+        let mut loaded = self.loaded.write().unwrap_or_else(|e| e.into_inner());
+        *loaded = Loaded { stamp, keys };
+    }
+
+    /// Checks a key against the keys in memory; no I/O.
     pub fn authenticate(&self, key: &ApiKey) -> Result<KeyRecord, AuthFailure> {
-        let keys = self.current();
+        let keys = Arc::clone(&self.read_loaded().keys);
         let record = keys
             .iter()
             .find(|k| k.id == key.id())
@@ -182,31 +246,8 @@ impl KeyRing {
         Ok(record.clone())
     }
 
-    fn current(&self) -> Arc<Vec<KeyRecord>> {
-        let stamp = fs::metadata(&self.path)
-            .ok()
-            .map(|m| (m.modified().unwrap_or(UNIX_EPOCH), m.len()));
-        if let Ok(loaded) = self.loaded.read() {
-            if loaded.0 == stamp {
-                return Arc::clone(&loaded.1);
-            }
-        }
-        match read_key_file(&self.path) {
-            Ok(file) => {
-                let keys = Arc::new(file.keys);
-                if let Ok(mut loaded) = self.loaded.write() {
-                    *loaded = (stamp, Arc::clone(&keys));
-                }
-                keys
-            }
-            Err(e) => {
-                tracing::error!("keeping the previous keys: {e}");
-                self.loaded
-                    .read()
-                    .map(|l| Arc::clone(&l.1))
-                    .unwrap_or_default()
-            }
-        }
+    fn read_loaded(&self) -> std::sync::RwLockReadGuard<'_, Loaded> {
+        self.loaded.read().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -254,6 +295,12 @@ mod tests {
         let store = KeyStore::new(dir.path().join("keys.json"));
         let ring = KeyRing::new(dir.path().join("keys.json"));
         let (record, key) = store.create("ci", vec![Scope::Search]).unwrap();
+        assert_eq!(
+            ring.authenticate(&key),
+            Err(AuthFailure::Invalid),
+            "not reloaded yet"
+        );
+        ring.refresh_if_changed();
         assert_eq!(ring.authenticate(&key).unwrap().scopes, [Scope::Search]);
         let stored = fs::read_to_string(dir.path().join("keys.json")).unwrap();
         assert!(
@@ -267,9 +314,26 @@ mod tests {
             Err(AuthFailure::Invalid)
         );
         store.revoke(&record.id).unwrap();
+        ring.refresh_if_changed();
         assert_eq!(ring.authenticate(&key), Err(AuthFailure::Revoked));
         assert!(matches!(store.revoke("nope"), Err(KeyError::UnknownId(_))));
         assert_eq!(store.list().unwrap().len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_key_file_is_private_and_a_corrupt_one_keeps_the_keys() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keys.json");
+        let store = KeyStore::new(&path);
+        let (_, key) = store.create("ci", vec![Scope::Search]).unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let ring = KeyRing::new(&path);
+        fs::write(&path, "{ not json").unwrap();
+        ring.refresh_if_changed();
+        assert!(ring.authenticate(&key).is_ok(), "previous keys kept");
     }
 
     #[test]

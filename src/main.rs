@@ -17,7 +17,7 @@ use drugcite::embed::Embedder;
 use drugcite::engine::GraphBackend;
 use drugcite::eval::{parse_question, score, Judged, Summary};
 use drugcite::graph::GraphData;
-use drugcite::http::RateLimitConfig;
+use drugcite::http::{ConnectionBounds, RateLimitConfig};
 use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
 use drugcite::keys::{KeyStore, Scope};
 use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
@@ -85,6 +85,8 @@ enum Command {
         /// Requests per minute allowed to one client address without a key (keyless verify).
         #[arg(long, default_value = "120")]
         rate_limit_per_address: NonZeroU32,
+        #[command(flatten)]
+        bounds: ServeBounds,
         /// Serve without the embedding model: BM25-only ranking.
         #[arg(long)]
         lexical_only: bool,
@@ -145,6 +147,41 @@ enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+}
+
+/// Connection, request and authentication bounds of `serve` (README "Keys, limits, errors").
+#[derive(clap::Args)]
+struct ServeBounds {
+    /// Seconds to receive a request head (also how long a kept-alive connection may idle).
+    #[arg(long, env = "DRUGCITE_HEADER_TIMEOUT_SECS", default_value = "10", value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout_secs: u64,
+    /// Seconds one request may take, body and answer included (then 500 with Retry-After).
+    #[arg(long, env = "DRUGCITE_REQUEST_TIMEOUT_SECS", default_value = "30", value_parser = clap::value_parser!(u64).range(1..))]
+    request_timeout_secs: u64,
+    /// Seconds a connection may pass with no byte read or written before it is closed.
+    #[arg(long, env = "DRUGCITE_IDLE_TIMEOUT_SECS", default_value = "60", value_parser = clap::value_parser!(u64).range(1..))]
+    idle_timeout_secs: u64,
+    /// Most connections open at once; more wait in the listen backlog.
+    #[arg(long, env = "DRUGCITE_MAX_CONNECTIONS", default_value = "1024", value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections: u64,
+    /// Seconds requests in flight may take after SIGTERM before the server exits anyway.
+    #[arg(long, env = "DRUGCITE_SHUTDOWN_GRACE_SECS", default_value = "10")]
+    shutdown_grace_secs: u64,
+    /// Failed authentications per minute allowed to one client address (then 429).
+    #[arg(long, env = "DRUGCITE_AUTH_FAILURES_PER_ADDRESS", default_value = "10")]
+    auth_failures_per_address: NonZeroU32,
+}
+
+impl ServeBounds {
+    fn connections(&self) -> ConnectionBounds {
+        ConnectionBounds {
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            request_timeout: Duration::from_secs(self.request_timeout_secs),
+            idle_timeout: Duration::from_secs(self.idle_timeout_secs),
+            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            shutdown_grace: Duration::from_secs(self.shutdown_grace_secs),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -285,6 +322,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             addr,
             rate_limit_per_key,
             rate_limit_per_address,
+            bounds,
             lexical_only,
             graph_backend,
             neo4j,
@@ -304,6 +342,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 embedder: load_embedder(&cli.model_dir, lexical_only)?,
                 backend,
                 limits,
+                auth_failures_per_minute: bounds.auth_failures_per_address,
+                connections: bounds.connections(),
             };
             serve(config, addr)
         }
@@ -473,11 +513,14 @@ fn neo4j_backend(client: Neo4jClient) -> GraphBackend {
 
 fn serve(config: ServeConfig, addr: SocketAddr) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let server = Server::start(config, addr).await?;
         tracing::info!("listening on {}", server.local_addr()?);
         server.run().await.context("serving")
-    })
+    });
+    // Engine work already running on the blocking pool is not waited for past a second.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    served
 }
 
 fn evaluate(

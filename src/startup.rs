@@ -3,13 +3,14 @@
 //! and the integration tests both start servers through here. No request handling here.
 
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
 use crate::embed::Embedder;
 use crate::engine::{Engine, GraphBackend};
-use crate::http::{self, AppState, RateLimitConfig};
+use crate::http::{self, AppState, ConnectionBounds, RateLimitConfig};
 use crate::keys::KeyRing;
 use crate::store::{DataDir, StoreError};
 
@@ -20,6 +21,10 @@ pub struct ServeConfig {
     pub embedder: Option<Arc<Embedder>>,
     pub backend: GraphBackend,
     pub limits: RateLimitConfig,
+    /// Failed authentications per minute one client address may make (then 429).
+    pub auth_failures_per_minute: NonZeroU32,
+    /// Timeouts, the connection cap and the shutdown grace period.
+    pub connections: ConnectionBounds,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +43,7 @@ pub enum StartupError {
 pub struct Server {
     listener: TcpListener,
     state: AppState,
+    connections: ConnectionBounds,
 }
 
 impl Server {
@@ -46,20 +52,25 @@ impl Server {
     pub async fn start(config: ServeConfig, addr: SocketAddr) -> Result<Self, StartupError> {
         let keys = KeyRing::new(config.data_dir.keys_path());
         let engine = open_engine(config.data_dir, config.embedder, config.backend)?;
-        let state = AppState::new(Arc::new(engine), keys, config.limits);
+        let state = AppState::new(Arc::new(engine), keys, config.limits)
+            .with_auth_failures_per_minute(config.auth_failures_per_minute);
         let listener = TcpListener::bind(addr)
             .await
             .map_err(|source| StartupError::Bind { addr, source })?;
-        Ok(Self { listener, state })
+        Ok(Self {
+            listener,
+            state,
+            connections: config.connections,
+        })
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()
     }
 
-    /// Serves until Ctrl-C / SIGTERM.
+    /// Serves until Ctrl-C / SIGTERM, then drains within the shutdown grace period.
     pub async fn run(self) -> std::io::Result<()> {
-        http::serve(self.listener, self.state).await
+        http::serve_with(self.listener, self.state, self.connections).await
     }
 }
 

@@ -1,7 +1,7 @@
 //! Optional search filters beside the spec's fields: drug (generic or brand name), section
 //! (human name or openFDA key) and route. Each, when given, is a non-blank string.
 
-use super::InvalidInput;
+use super::{is_space, InvalidInput};
 
 const MAX_FILTER_CHARS: usize = 200;
 
@@ -25,13 +25,13 @@ impl SearchFilters {
             |field: &'static str, value: Option<String>| -> Result<Option<String>, InvalidInput> {
                 match value {
                     None => Ok(None),
-                    Some(v) if v.trim().is_empty() || v.chars().count() > MAX_FILTER_CHARS => {
+                    Some(v) if v.chars().all(is_space) || v.chars().count() > MAX_FILTER_CHARS => {
                         Err(InvalidInput::Filter {
                             field,
                             max: MAX_FILTER_CHARS,
                         })
                     }
-                    Some(v) => Ok(Some(v.trim().to_owned())),
+                    Some(v) => Ok(Some(v.trim_matches(is_space).to_owned())),
                 }
             };
         Ok(Self {
@@ -63,6 +63,7 @@ mod tests {
         assert_eq!(f.route.as_deref(), Some("ORAL"));
         assert!(SearchFilters::parse(None, None, None).unwrap().is_empty());
         assert!(SearchFilters::parse(Some("  ".into()), None, None).is_err());
+        assert!(SearchFilters::parse(Some("\u{1f} ".into()), None, None).is_err());
         assert!(SearchFilters::parse(None, Some("x".repeat(201)), None).is_err());
     }
 }

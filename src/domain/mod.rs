@@ -12,7 +12,7 @@ pub use api_key::ApiKey;
 pub use filters::SearchFilters;
 pub use fingerprint::Fingerprint;
 pub use graph_bounds::{GraphLimit, MaxHops};
-pub use question::Question;
+pub use question::{Question, PATTERN as QUESTION_PATTERN};
 pub use top_k::TopK;
 
 /// `requested` if it lies in `1..=max`, `default` if absent; `None` if out of range.
@@ -22,6 +22,11 @@ fn count_within(requested: Option<i64>, max: i64, default: usize) -> Option<usiz
         Some(n) if (1..=max).contains(&n) => Some(n as usize),
         Some(_) => None,
     }
+}
+
+/// Whitespace as Rust and Python (the OpenAPI checkers' `\s`) both count it.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// Why a piece of client input was refused. The HTTP layer turns every variant into a 400.

@@ -1,9 +1,20 @@
-//! A search or reasoning question: present, not blank, and of bounded length.
+//! A search or reasoning question: present, not blank, and of bounded length. The rule is
+//! the OpenAPI document's too (`PATTERN`, `maxLength`), so a client can check it before sending.
 
 use super::InvalidInput;
 
 /// Longest question accepted, in characters; longer input is a client error, not a slow query.
 pub const MAX_QUESTION_CHARS: usize = 2_000;
+
+/// What a question must contain somewhere, as a JSON Schema pattern: a character that is not
+/// whitespace, ASCII punctuation or an ASCII control character (`is_content`).
+pub const PATTERN: &str = r"[^\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]";
+
+/// The characters `PATTERN` looks for; the same set under Python's and Rust's whitespace
+/// definitions, since every character where they differ is an ASCII control character.
+fn is_content(c: char) -> bool {
+    !(c.is_whitespace() || c.is_ascii_punctuation() || c.is_ascii_control())
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Question(String);
@@ -16,7 +27,7 @@ impl Question {
                 max: MAX_QUESTION_CHARS,
             });
         }
-        if !raw.chars().any(char::is_alphanumeric) {
+        if !raw.chars().any(is_content) {
             return Err(InvalidInput::QuestionBlank);
         }
         Ok(Self(raw))
@@ -50,5 +61,7 @@ mod tests {
             Err(InvalidInput::QuestionTooLong { .. })
         ));
         assert!(Question::parse(Some("é".repeat(MAX_QUESTION_CHARS))).is_ok());
+        assert!(Question::parse(Some("\u{1c}_-\u{7f}\u{a0}".into())).is_err());
+        assert!(Question::parse(Some("¿💊?".into())).is_ok());
     }
 }

@@ -1,7 +1,9 @@
 //! Graph question understanding without a language model: the drugs (generic or brand names),
 //! classes and conditions (with curated synonyms) a question names, the relations it asks
 //! about and which condition each relation word governs, whether it asks "which drugs", for
-//! boxed warnings only, or for what several drugs share. Pure: no traversal here.
+//! boxed warnings only, or for what several drugs share. Each drug, class and condition is
+//! kept once, and at most `MAX_NAMED` of each, so a long question costs no more to answer
+//! than a short one. Pure: no traversal here.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -58,6 +60,10 @@ static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("which pattern")
 });
+/// Most distinct drugs and classes, and most distinct conditions, kept from one question (the
+/// first named); the reasoner expands no more than these.
+pub const MAX_NAMED: usize = 8;
+
 /// Question words that carry no content of their own.
 const FILLER: &[&str] = &[
     "a",
@@ -220,10 +226,13 @@ impl Understander<'_> {
             if let Some(at) = lower.find(&mention.word) {
                 covered.push(at..at + mention.word.len());
             }
-            named.push(NamedDrug {
+            let drug = NamedDrug {
                 nodes: target_nodes(&target, self.drugs.labels()),
                 is_class,
-            });
+            };
+            if named.len() < MAX_NAMED && !named.contains(&drug) {
+                named.push(drug);
+            }
         }
         named
     }
@@ -260,15 +269,29 @@ impl Understander<'_> {
             }
             taken.push(span.clone());
             let keys = phrases.iter().map(|p| key_of(p)).collect();
-            named.push(NamedCondition {
-                text: lower[span.clone()].to_owned(),
-                name,
-                keys,
-                relations: governing_relations(intents, &span),
-            });
+            add_condition(
+                &mut named,
+                NamedCondition {
+                    text: lower[span.clone()].to_owned(),
+                    name,
+                    keys,
+                    relations: governing_relations(intents, &span),
+                },
+            );
         }
         covered.extend(taken);
         named
+    }
+}
+
+/// Adds a condition unless the same one is already named with the same relation types (a
+/// repeat asks nothing new); past `MAX_NAMED` distinct conditions the rest are left out.
+fn add_condition(named: &mut Vec<NamedCondition>, condition: NamedCondition) {
+    let repeat = named
+        .iter()
+        .any(|c| c.keys == condition.keys && c.relations == condition.relations);
+    if !repeat && named.len() < MAX_NAMED {
+        named.push(condition);
     }
 }
 

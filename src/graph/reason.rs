@@ -135,6 +135,11 @@ impl KnowledgeGraph {
         } else {
             &subjects[..]
         };
+        let conditions: Vec<Matched> = question
+            .conditions
+            .iter()
+            .map(|c| self.matched(c))
+            .collect();
         let mut groups: Vec<Vec<Found>> = Vec::new();
         for subject in subjects {
             let mut group = Vec::new();
@@ -144,7 +149,7 @@ impl KnowledgeGraph {
                     group.extend(self.chains_to(reach, drug, budget, &lead));
                 }
                 if !interaction_partners {
-                    group.extend(self.edges_of(drug, question, &lead));
+                    group.extend(self.edges_of(drug, question, &conditions, &lead));
                 }
             }
             groups.push(group);
@@ -250,15 +255,19 @@ impl KnowledgeGraph {
         out
     }
 
-    /// A drug's edges of the question's relation types, to its named conditions if any.
-    fn edges_of(&self, drug: NodeIndex, question: &GraphQuestion, lead: &[Hop]) -> Vec<Found<'_>> {
-        if !question.conditions.is_empty() {
-            return question
-                .conditions
+    /// A drug's edges of the question's relation types, to its named conditions (`matched`
+    /// once per question) if any.
+    fn edges_of(
+        &self,
+        drug: NodeIndex,
+        question: &GraphQuestion,
+        conditions: &[Matched],
+        lead: &[Hop],
+    ) -> Vec<Found<'_>> {
+        if !conditions.is_empty() {
+            return conditions
                 .iter()
-                .flat_map(|c| {
-                    self.condition_edges(drug, &self.matched(c), question.boxed_only, lead)
-                })
+                .flat_map(|c| self.condition_edges(drug, c, question.boxed_only, lead))
                 .collect();
         }
         let types: Vec<RelationType> = if question.relation_types.is_empty() {

@@ -244,7 +244,7 @@ fn around(text: &str, span: Range<usize>) -> Range<usize> {
 pub struct Drugs<'a> {
     vocabulary: &'a DrugVocabulary,
     labels: &'a [Arc<LabelMeta>],
-    brands: HashMap<String, String>,
+    brands: &'static HashMap<String, String>,
 }
 
 /// Most ingredients a product may list for its name to stand for one of them (homeopathic
@@ -266,14 +266,10 @@ fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
 
 impl<'a> Drugs<'a> {
     pub fn new(vocabulary: &'a DrugVocabulary, labels: &'a [Arc<LabelMeta>]) -> Self {
-        let brands = crate::curated::brands()
-            .into_iter()
-            .map(|b| (b.brand, b.generic))
-            .collect();
         Self {
             vocabulary,
             labels,
-            brands,
+            brands: crate::curated::brand_generics(),
         }
     }
 

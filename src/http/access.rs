@@ -1,9 +1,10 @@
 //! `Access<R>`: the extractor that runs before a handler's body is read — API key check
-//! (x-api-key), scope check, then rate limit. `R` states the route's scope and whether a key
-//! is required; handlers only ever see the outcome.
+//! (x-api-key, failed attempts limited per client address), scope check, then rate limit.
+//! `R` states the route's scope and whether a key is required; handlers see only the outcome.
 
 use std::marker::PhantomData;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
@@ -11,7 +12,7 @@ use axum::http::request::Parts;
 use super::limits::Caller;
 use super::{ApiError, AppState};
 use crate::domain::ApiKey;
-use crate::keys::Scope;
+use crate::keys::{KeyRecord, Scope};
 
 pub trait Requirement: Send + Sync {
     const SCOPE: Scope;
@@ -46,24 +47,15 @@ impl<R: Requirement> FromRequestParts<AppState> for Access<R> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let address = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|info| info.0.ip());
         let caller = match parts.headers.get("x-api-key") {
             None if R::KEY_REQUIRED => return Err(ApiError::Unauthorized),
-            None => Caller::Address(
-                parts
-                    .extensions
-                    .get::<ConnectInfo<SocketAddr>>()
-                    .map(|info| info.0.ip()),
-            ),
+            None => Caller::Address(address),
             Some(header) => {
-                let key = header
-                    .to_str()
-                    .ok()
-                    .and_then(|raw| ApiKey::parse(raw.trim()).ok())
-                    .ok_or(ApiError::Unauthorized)?;
-                let record = state
-                    .keys
-                    .authenticate(&key)
-                    .map_err(|_| ApiError::Unauthorized)?;
+                let record = authenticate(state, header.to_str().ok(), address).await?;
                 if !record.scopes.contains(&R::SCOPE) {
                     return Err(ApiError::Forbidden);
                 }
@@ -73,4 +65,22 @@ impl<R: Requirement> FromRequestParts<AppState> for Access<R> {
         state.limits.check(&caller)?;
         Ok(Self(PhantomData))
     }
+}
+
+/// The record of a presented key. The key file is checked for changes off the async threads;
+/// a malformed, unknown or revoked key counts against the client address.
+async fn authenticate(
+    state: &AppState,
+    presented: Option<&str>,
+    address: Option<IpAddr>,
+) -> Result<KeyRecord, ApiError> {
+    state.limits.check_not_blocked(address)?;
+    let keys = Arc::clone(&state.keys);
+    tokio::task::spawn_blocking(move || keys.refresh_if_changed())
+        .await
+        .map_err(|e| ApiError::Internal(format!("key file check failed: {e}")))?;
+    presented
+        .and_then(|raw| ApiKey::parse(raw.trim()).ok())
+        .and_then(|key| state.keys.authenticate(&key).ok())
+        .ok_or_else(|| state.limits.auth_failed(address))
 }

@@ -1,5 +1,6 @@
 //! The HTTP boundary's one error type and the only place the spec's error envelopes (§2.2,
-//! §7) are produced. Every failure a handler or extractor can meet maps to one variant.
+//! §7) are produced. Every failure a handler, extractor or request bound can meet maps to one
+//! variant; nothing else in the server writes an error body.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -21,6 +22,12 @@ pub enum ApiError {
     NotFound,
     #[error("method not allowed")]
     MethodNotAllowed,
+    /// The request target is longer than the server reads (see `bounds`).
+    #[error("uri too long")]
+    UriTooLong,
+    /// More or larger request headers than the server reads (see `bounds`).
+    #[error("request headers too large")]
+    HeadersTooLarge,
     #[error("api limit exceeded")]
     RateLimited { retry_after_secs: u64 },
     #[error("internal server error: {0}")]
@@ -29,9 +36,13 @@ pub enum ApiError {
     /// temporary unavailability"), with a Retry-After.
     #[error("store unavailable: {0}")]
     Unavailable(String),
+    /// The request did not complete within the request timeout (slow body or slow answer):
+    /// the spec's 500 for temporary unavailability, with a Retry-After.
+    #[error("request timed out after {0} s")]
+    Timeout(u64),
 }
 
-/// Seconds a client is asked to wait after a store was unavailable.
+/// Seconds a client is asked to wait after a store was unavailable or a request timed out.
 const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
 
 /// §2.2 error envelope. `detail` is an addition of ours on 400s saying what was wrong.
@@ -73,12 +84,18 @@ impl ApiError {
             Self::Forbidden => (StatusCode::FORBIDDEN, "AccessDeniedException", "forbidden"),
             Self::NotFound => (StatusCode::NOT_FOUND, "", "resource not found"),
             Self::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "", "method not allowed"),
+            Self::UriTooLong => (StatusCode::URI_TOO_LONG, "", "uri too long"),
+            Self::HeadersTooLarge => (
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "",
+                "request headers too large",
+            ),
             Self::RateLimited { .. } => (
                 StatusCode::TOO_MANY_REQUESTS,
                 "LimitExceededError",
                 "api limit exceeded",
             ),
-            Self::Internal(_) | Self::Unavailable(_) => (
+            Self::Internal(_) | Self::Unavailable(_) | Self::Timeout(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "",
                 "internal server error",
@@ -96,6 +113,10 @@ impl IntoResponse for ApiError {
                 tracing::error!("{reason}");
                 None
             }
+            Self::Timeout(_) => {
+                tracing::warn!("{self}");
+                None
+            }
             _ => None,
         };
         let envelope = ErrorEnvelope {
@@ -107,7 +128,7 @@ impl IntoResponse for ApiError {
         let mut response = (status, Json(envelope)).into_response();
         let retry_after = match self {
             Self::RateLimited { retry_after_secs } => Some(retry_after_secs),
-            Self::Unavailable(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            Self::Unavailable(_) | Self::Timeout(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),
             _ => None,
         };
         if let Some(seconds) = retry_after {

@@ -2,17 +2,21 @@
 //! engine, and shapes the spec's envelopes. No search, storage or key logic lives here.
 
 mod access;
+mod activity;
 mod body;
+mod bounds;
 mod error;
 mod limits;
 mod openapi;
 mod routes;
+mod server;
 
-use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
+use axum::middleware::from_fn_with_state;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::Router;
@@ -21,14 +25,15 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
 
 pub use error::{ApiError, ErrorEnvelope};
-pub use limits::RateLimitConfig;
+pub use limits::{RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
+pub use server::ConnectionBounds;
 
 use crate::engine::{Engine, EngineError};
 use crate::keys::KeyRing;
 use limits::RateLimits;
 
 /// Largest request body accepted; a question is at most 2,000 characters.
-const MAX_BODY_BYTES: usize = 64 * 1024;
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// How often the server looks for a newly published index generation.
 const RELOAD_EVERY: Duration = Duration::from_secs(5);
 
@@ -37,6 +42,7 @@ pub struct AppState {
     engine: Arc<Engine>,
     keys: Arc<KeyRing>,
     limits: Arc<RateLimits>,
+    limit_config: RateLimitConfig,
 }
 
 impl AppState {
@@ -44,12 +50,21 @@ impl AppState {
         Self {
             engine,
             keys: Arc::new(keys),
-            limits: Arc::new(RateLimits::new(limits)),
+            limits: Arc::new(RateLimits::new(limits, DEFAULT_AUTH_FAILURES_PER_MINUTE)),
+            limit_config: limits,
         }
+    }
+
+    /// Failed authentications per minute one client address may make before its keyed
+    /// requests get 429 (default `DEFAULT_AUTH_FAILURES_PER_MINUTE`).
+    pub fn with_auth_failures_per_minute(mut self, per_minute: NonZeroU32) -> Self {
+        self.limits = Arc::new(RateLimits::new(self.limit_config, per_minute));
+        self
     }
 }
 
-pub fn router(state: AppState) -> Router {
+/// The routes behind the request bounds (target and header sizes, `request_timeout`).
+pub fn router(state: AppState, request_timeout: Duration) -> Router {
     Router::new()
         .route("/health", get(routes::health::health))
         .route("/v1/search", post(routes::search::search))
@@ -64,15 +79,26 @@ pub fn router(state: AppState) -> Router {
         }))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
+        .layer(from_fn_with_state(request_timeout, bounds::bounded))
 }
 
-/// Serves until Ctrl-C / SIGTERM, picking up newly published index generations as they land.
+/// `serve_with` the default bounds (see `ConnectionBounds`).
 pub async fn serve(listener: TcpListener, state: AppState) -> std::io::Result<()> {
-    tokio::spawn(maintain(state.clone()));
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
+    serve_with(listener, state, ConnectionBounds::default()).await
+}
+
+/// Serves until Ctrl-C / SIGTERM, picking up newly published index generations as they land;
+/// then drains connections within `config.shutdown_grace` and returns.
+pub async fn serve_with(
+    listener: TcpListener,
+    state: AppState,
+    config: ConnectionBounds,
+) -> std::io::Result<()> {
+    let maintenance = tokio::spawn(maintain(state.clone()));
+    let app = router(state, config.request_timeout);
+    server::run(listener, app, config, shutdown_signal()).await;
+    maintenance.abort();
+    Ok(())
 }
 
 async fn maintain(state: AppState) {

@@ -1,8 +1,14 @@
-//! x-api-key, scopes and rate limits: the 401, 403 and 429 rows of the spec.
+//! x-api-key, scopes and rate limits: the 401, 403 and 429 rows of the spec; the key file's
+//! mode; failed authentications limited per client address.
 
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+
+use drugcite::http::ConnectionBounds;
 use drugcite::keys::{KeyStore, Scope};
 use drugcite::store::DataDir;
 
+use crate::connections::serve_subset;
 use crate::helpers::{assert_error, create_key, spawn_app, spawn_app_with, subset_index, Limits};
 
 const QUESTION: &str = r#"{"question":"warfarin bleeding","top_k":1}"#;
@@ -111,4 +117,67 @@ async fn keyless_verify_is_limited_per_client_address() {
         200,
         "a key has its own budget"
     );
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_key_file_is_readable_by_its_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = crate::helpers::scratch_dir();
+    create_key(dir.path(), &[Scope::Search]);
+    let path = DataDir::new(dir.path()).keys_path();
+    let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+}
+
+/// A client whose connections come from `local` (any 127.0.0.0/8 address reaches the server).
+fn client_from(local: [u8; 4]) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(std::net::IpAddr::from(local))
+        .build()
+        .unwrap()
+}
+
+async fn search_status(client: &reqwest::Client, addr: SocketAddr, key: &str) -> (u16, bool) {
+    let response = client
+        .post(format!("http://{addr}/v1/search"))
+        .header("x-api-key", key)
+        .body(QUESTION)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let retry_after = response.headers().contains_key("retry-after");
+    let body: serde_json::Value = response.json().await.unwrap();
+    let envelope_status = if status == 200 { 1 } else { 0 };
+    assert_eq!(body["status"], envelope_status, "{body}");
+    (status, retry_after)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failed_authentications_are_limited_per_client_address() {
+    let failures = NonZeroU32::new(3).unwrap();
+    let addr = serve_subset(ConnectionBounds::default(), |config| {
+        config.auth_failures_per_minute = failures;
+    })
+    .await;
+    let data_dir = &subset_index().data_dir;
+    let key = create_key(data_dir, &[Scope::Search]);
+    let guess = format!("dck_{}_{}", &key[4..16], "0".repeat(40));
+    let guesser = client_from([127, 0, 0, 1]);
+    for _ in 0..3 {
+        assert_eq!(search_status(&guesser, addr, &guess).await, (401, false));
+    }
+    assert_eq!(search_status(&guesser, addr, &guess).await, (429, true));
+    assert_eq!(
+        search_status(&guesser, addr, &key).await,
+        (429, true),
+        "a blocked address gets 429 even for a right key"
+    );
+    let other = client_from([127, 0, 0, 2]);
+    assert_eq!(search_status(&other, addr, &key).await, (200, false));
+    KeyStore::new(DataDir::new(data_dir).keys_path())
+        .revoke(&key[4..16])
+        .unwrap();
+    assert_eq!(search_status(&other, addr, &key).await, (401, false));
 }

@@ -85,6 +85,8 @@ async fn every_evidence_fingerprint_verifies_to_the_quoted_text() {
     let found = relationships(&data);
     assert!(found.len() >= 3, "{data}");
     assert_eq!(data["metadata"]["count"], found.len());
+    let search_time_ms = data["metadata"]["search_time_ms"].as_f64().unwrap();
+    assert!(search_time_ms > 0.0, "milliseconds spent: {search_time_ms}");
     for r in found {
         assert_eq!(r["type"], "contraindication");
         let evidence = r["evidence"].as_array().unwrap();
@@ -112,6 +114,8 @@ async fn shared_reactions_are_those_of_both_drugs_and_answers_repeat_exactly() {
     let data = app.graph(question, 2).await;
     let found = relationships(&data);
     assert!(!found.is_empty(), "{data}");
+    // Relationships come grouped by target, so the limit (100) can only cut the last target.
+    let last = &found[found.len() - 1]["target"];
     for r in found {
         let target = &r["target"];
         let both = ["sertraline hydrochloride", "clopidogrel bisulfate"]
@@ -121,7 +125,8 @@ async fn shared_reactions_are_those_of_both_drugs_and_answers_repeat_exactly() {
                     .iter()
                     .any(|other| other["target"] == *target && other["drug"] == *drug)
             });
-        assert!(both || found.len() == 100, "{target} is not shared");
+        let cut_by_limit = found.len() == 100 && target == last;
+        assert!(both || cut_by_limit, "{target} is not shared");
     }
     let again = app.graph(question, 2).await;
     assert_eq!(again["relationships"], data["relationships"]);

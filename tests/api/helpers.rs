@@ -2,6 +2,7 @@
 //! `spawn_app`, which serves it with the real router on 127.0.0.1:0.
 
 use std::io::{BufRead, BufReader, Write};
+use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -9,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use drugcite::conditions::VocabularyTerm;
 use drugcite::embed::Embedder;
 use drugcite::engine::GraphBackend;
-use drugcite::http::RateLimitConfig;
+use drugcite::http::{ConnectionBounds, RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
 use drugcite::ingest::{ingest, IngestOptions, IngestReport, ProgressMode};
 use drugcite::keys::{KeyStore, Scope};
 use drugcite::startup::{ServeConfig, Server};
@@ -157,28 +158,45 @@ pub async fn spawn_app_on(data_dir: &Path, backend: GraphBackend) -> TestApp {
     serve(data_dir, backend, GENEROUS).await
 }
 
-/// Starts a server exactly as `drugcite serve` does, on a free port.
+/// Starts a server over `data_dir` as `drugcite serve` does (with the tests' embedder), on a
+/// free port.
 async fn serve(data_dir: &Path, backend: GraphBackend, limits: Limits) -> TestApp {
-    let config = ServeConfig {
-        data_dir: DataDir::new(data_dir),
-        embedder: Some(embedder()),
-        backend,
-        limits: RateLimitConfig {
-            per_key_per_minute: NonZeroU32::new(limits.per_key).unwrap(),
-            per_address_per_minute: NonZeroU32::new(limits.per_address).unwrap(),
-        },
-    };
-    let server = Server::start(config, "127.0.0.1:0".parse().unwrap())
-        .await
-        .expect("start server");
-    let addr = server.local_addr().unwrap();
-    tokio::spawn(server.run());
+    let mut config = serve_config(data_dir, limits);
+    config.embedder = Some(embedder());
+    config.backend = backend;
+    let addr = start_server(config).await;
     TestApp {
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),
         key: create_key(data_dir, &Scope::ALL),
         data_dir: data_dir.to_path_buf(),
     }
+}
+
+/// `drugcite serve --lexical-only` over `data_dir` with `limits` and the default bounds.
+pub fn serve_config(data_dir: &Path, limits: Limits) -> ServeConfig {
+    ServeConfig {
+        data_dir: DataDir::new(data_dir),
+        embedder: None,
+        backend: GraphBackend::Embedded,
+        limits: RateLimitConfig {
+            per_key_per_minute: NonZeroU32::new(limits.per_key).unwrap(),
+            per_address_per_minute: NonZeroU32::new(limits.per_address).unwrap(),
+        },
+        auth_failures_per_minute: DEFAULT_AUTH_FAILURES_PER_MINUTE,
+        connections: ConnectionBounds::default(),
+    }
+}
+
+/// Starts the real server with `config` through `startup`, as the binary does; returns the
+/// bound address.
+pub async fn start_server(config: ServeConfig) -> SocketAddr {
+    let server = Server::start(config, "127.0.0.1:0".parse().unwrap())
+        .await
+        .expect("start server");
+    let addr = server.local_addr().unwrap();
+    tokio::spawn(server.run());
+    addr
 }
 
 pub struct Reply {

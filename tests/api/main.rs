@@ -4,9 +4,12 @@
 mod auth;
 mod bolt;
 mod cli;
+mod connections;
 mod corpus;
+mod envelopes;
 mod extract;
 mod graph;
+mod graph_caps;
 mod helpers;
 mod ingest;
 mod neo4j;

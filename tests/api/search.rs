@@ -15,7 +15,9 @@ async fn health_needs_no_key() {
 #[tokio::test]
 async fn search_returns_the_spec_shape_with_real_label_data() {
     let app = spawn_app().await;
+    let started = std::time::Instant::now();
     let reply = app.search("sertraline pimozide", 5).await;
+    let round_trip_ms = started.elapsed().as_secs_f64() * 1000.0;
     let body = &reply.body;
     assert_eq!(body["status"], 1);
     assert_eq!(body["msg"], "operation successful");
@@ -23,7 +25,13 @@ async fn search_returns_the_spec_shape_with_real_label_data() {
     let hits = results(&reply);
     assert_eq!(hits.len(), 5);
     assert_eq!(body["data"]["metadata"]["count"], 5);
-    assert!(body["data"]["metadata"]["search_time_ms"].as_f64().unwrap() >= 0.0);
+    let search_time_ms = &body["data"]["metadata"]["search_time_ms"];
+    assert!(search_time_ms.is_f64(), "a float (§2.5): {search_time_ms}");
+    let search_time_ms = search_time_ms.as_f64().unwrap();
+    assert!(
+        search_time_ms > 0.0 && search_time_ms <= round_trip_ms,
+        "milliseconds of server time, within the {round_trip_ms} ms the client waited: {search_time_ms}"
+    );
     let top = &hits[0];
     assert_eq!(top["drug"]["name"], "sertraline hydrochloride");
     assert!(top["text"]
@@ -173,7 +181,13 @@ async fn bad_requests_are_400_envelopes() {
     for body in bodies {
         let reply = app.search_raw(key, body.clone()).await;
         assert_error(&reply, 400);
-        assert!(reply.body["detail"].is_string(), "400s say why: {body:.60}");
+        let detail = reply.body["detail"].as_str().expect("400s say why");
+        for rust in ["i64", "struct", "SearchRequest", "Option", "String"] {
+            assert!(
+                !detail.contains(rust),
+                "no Rust type names in details: {detail}"
+            );
+        }
     }
     let invalid_utf8 = vec![b'{', 0xff, 0xfe, b'}'];
     assert_error(&app.search_raw(key, invalid_utf8).await, 400);
@@ -201,6 +215,8 @@ async fn unknown_paths_and_methods_are_envelopes() {
     let reply = app.get("/v1/search").await;
     assert_eq!(reply.status, 405);
     assert_eq!(reply.body["status"], 0);
+    assert_eq!(reply.body["errorCode"], "");
+    assert_eq!(reply.body["msg"], "method not allowed");
 }
 
 #[tokio::test]
@@ -221,4 +237,21 @@ async fn openapi_document_describes_the_served_routes() {
     for status in ["200", "400", "401", "403", "429", "500"] {
         assert!(search["responses"][status].is_object(), "search {status}");
     }
+    let schemas = &doc["components"]["schemas"];
+    for request in ["SearchRequest", "GraphRequest"] {
+        let question = &schemas[request]["properties"]["question"];
+        assert_eq!(question["type"], "string", "{request}: not nullable");
+        assert_eq!(question["maxLength"], 2000, "{request}");
+        assert_eq!(
+            question["pattern"],
+            drugcite::domain::QUESTION_PATTERN,
+            "{request}: the rule Question::parse applies"
+        );
+        assert_eq!(
+            schemas[request]["required"],
+            serde_json::json!(["question"])
+        );
+    }
+    let fingerprint = &doc["paths"]["/v1/verify/{fingerprint}"]["get"]["parameters"][0];
+    assert_eq!(fingerprint["schema"]["pattern"], "^[01]{128}$");
 }

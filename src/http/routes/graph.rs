@@ -6,25 +6,25 @@ use std::time::Instant;
 
 use axum::extract::State;
 use axum::Json;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{blocking, Envelope, Source};
 use crate::domain::{GraphLimit, MaxHops, Question};
 use crate::graph::service::{AnsweredRelationship, GraphAnswer};
 use crate::graph::{GraphQuestion, Hop, RelationType, Severity};
 use crate::http::access::{Access, GraphAccess};
-use crate::http::body::JsonBody;
+use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
 use crate::label::{dailymed_url, section_name};
 
-/// Unknown fields are ignored.
-#[derive(Deserialize, utoipa::ToSchema)]
+/// Unknown fields are ignored; `null` is the same as an absent field.
+#[derive(utoipa::ToSchema)]
 pub struct GraphRequest {
-    /// A question about relationships between drugs and conditions (1–2000 characters).
-    #[schema(
-        required = true,
-        example = "Which drugs interact with clopidogrel and also cause bleeding?"
-    )]
+    /// A question about relationships between drugs and conditions (1–2000 characters, at
+    /// least one that is not whitespace, ASCII punctuation or a control character).
+    #[schema(value_type = String, min_length = 1, max_length = 2000,
+        pattern = r"[^\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]",
+        example = "Which drugs interact with clopidogrel and also cause bleeding?")]
     question: Option<String>,
     /// Longest reasoning chain, 1–3 steps; default 2.
     #[schema(minimum = 1, maximum = 3, example = 2)]
@@ -32,6 +32,16 @@ pub struct GraphRequest {
     /// Most relationships listed, 1–100; default 25.
     #[schema(minimum = 1, maximum = 100, example = 10)]
     limit: Option<i64>,
+}
+
+impl FromFields for GraphRequest {
+    fn from_fields(mut fields: Fields) -> Result<Self, ApiError> {
+        Ok(Self {
+            question: fields.text("question")?,
+            max_hops: fields.integer("max_hops")?,
+            limit: fields.integer("limit")?,
+        })
+    }
 }
 
 #[derive(Serialize, utoipa::ToSchema)]

@@ -4,33 +4,58 @@ use std::time::Instant;
 
 use axum::extract::State;
 use axum::Json;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{blocking, Envelope, LabelSegment};
 use crate::domain::{Question, SearchFilters, TopK};
 use crate::http::access::{Access, SearchAccess};
-use crate::http::body::JsonBody;
+use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
 
-/// Unknown fields are ignored.
-#[derive(Deserialize, utoipa::ToSchema)]
+/// Unknown fields are ignored; `null` is the same as an absent field.
+#[derive(utoipa::ToSchema)]
 pub struct SearchRequest {
-    /// Natural-language question, phrase or keywords (1–2000 characters).
-    #[schema(required = true, example = "Does sertraline interact with pimozide?")]
+    /// Natural-language question, phrase or keywords (1–2000 characters, at least one that is
+    /// not whitespace, ASCII punctuation or a control character).
+    #[schema(value_type = String, min_length = 1, max_length = 2000,
+        pattern = r"[^\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]",
+        example = "Does sertraline interact with pimozide?")]
     question: Option<String>,
     /// Number of results, 1–100; default 10.
     #[schema(minimum = 1, maximum = 100, example = 5)]
     top_k: Option<i64>,
     /// Optional filter (ours): only labels whose generic name contains this, or with this
     /// exact generic, brand or substance name (case-insensitive).
-    #[schema(example = "sertraline")]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"\S",
+        example = "sertraline"
+    )]
     drug: Option<String>,
     /// Optional filter (ours): a section name ("Drug Interactions") or openFDA key ("drug_interactions").
-    #[schema(example = "Drug Interactions")]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"\S",
+        example = "Drug Interactions"
+    )]
     section: Option<String>,
     /// Optional filter (ours): an administration route such as ORAL (case-insensitive).
-    #[schema(example = "ORAL")]
+    #[schema(min_length = 1, max_length = 200, pattern = r"\S", example = "ORAL")]
     route: Option<String>,
+}
+
+impl FromFields for SearchRequest {
+    fn from_fields(mut fields: Fields) -> Result<Self, ApiError> {
+        Ok(Self {
+            question: fields.text("question")?,
+            top_k: fields.integer("top_k")?,
+            drug: fields.text("drug")?,
+            section: fields.text("section")?,
+            route: fields.text("route")?,
+        })
+    }
 }
 
 #[derive(Serialize, utoipa::ToSchema)]

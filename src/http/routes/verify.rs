@@ -7,7 +7,7 @@ use axum::Json;
 use serde::Serialize;
 
 use super::{blocking, Envelope, LabelSegment, Source};
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, InvalidInput};
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::{ApiError, AppState};
 use crate::label::Drug;
@@ -48,13 +48,13 @@ impl<S: Send + Sync> FromRequestParts<S> for FingerprintParam {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let Path(raw) = Path::<String>::from_request_parts(parts, state)
             .await
-            .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+            .map_err(|_| InvalidInput::FingerprintAlphabet)?;
         Ok(Self(Fingerprint::parse(&raw)?))
     }
 }
 
 #[utoipa::path(get, path = "/v1/verify/{fingerprint}", tag = "verify",
-    params(("fingerprint" = String, Path, description = "128 characters, 0/1 only", min_length = 128, max_length = 128)),
+    params(("fingerprint" = String, Path, description = "128 characters, 0/1 only", min_length = 128, max_length = 128, pattern = "^[01]{128}$")),
     security((), ("api_key" = [])),
     responses(
         (status = 200, description = "Verified, not verified (with distance), or `{detail: Not Found}`", body = Envelope<VerifyData>),

@@ -1,0 +1,163 @@
+//! The accept loop: HTTP/1.1 connections with a header-read timeout, an idle timeout and a
+//! cap on open connections, and a shutdown that stops accepting, lets requests in flight
+//! finish up to a deadline, then closes whatever is left. No routing or error bodies here.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{ConnectInfo, Request};
+use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinSet;
+use tower::ServiceExt;
+
+use super::activity::{idle, Activity, Tracked};
+use super::bounds::HYPER_MAX_HEADERS;
+
+/// Connection and shutdown bounds of `serve`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionBounds {
+    /// Time allowed to receive a whole request head, counted from when the server starts
+    /// waiting for it: the connection opening, or the previous response on a kept-alive one.
+    pub header_timeout: Duration,
+    /// Time allowed for one request, body read and answer included.
+    pub request_timeout: Duration,
+    /// A connection on which no byte moves either way for this long is closed.
+    pub idle_timeout: Duration,
+    /// Most connections open at once; further ones wait in the listen backlog.
+    pub max_connections: usize,
+    /// After SIGTERM/Ctrl-C, how long requests in flight may take before the server exits.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ConnectionBounds {
+    fn default() -> Self {
+        Self {
+            header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 1024,
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Pause after a failed accept (e.g. out of file descriptors) before trying again.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
+/// Serves `app` on `listener` until `stop` resolves, then drains within the grace period.
+pub async fn run(
+    listener: TcpListener,
+    app: Router,
+    config: ConnectionBounds,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let (closing, closing_rx) = watch::channel(false);
+    let mut connections = JoinSet::new();
+    tokio::pin!(stop);
+    loop {
+        let permit = tokio::select! {
+            () = &mut stop => break,
+            permit = Arc::clone(&permits).acquire_owned() => permit.expect("the semaphore is never closed"),
+        };
+        let (stream, peer) = tokio::select! {
+            () = &mut stop => break,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    tracing::warn!("accepting a connection: {e}");
+                    tokio::time::sleep(ACCEPT_BACKOFF).await;
+                    continue;
+                }
+            },
+        };
+        while connections.try_join_next().is_some() {}
+        let connection = Connection {
+            app: app.clone(),
+            config,
+            closing: closing_rx.clone(),
+            _permit: permit,
+        };
+        connections.spawn(connection.serve(stream, peer));
+    }
+    drop(listener);
+    drain(connections, closing, config.shutdown_grace).await;
+}
+
+/// Asks every connection to finish its request and close, waits up to `grace`, then closes
+/// the rest (idle, half-open or still answering).
+async fn drain(mut connections: JoinSet<()>, closing: watch::Sender<bool>, grace: Duration) {
+    closing.send_replace(true);
+    tracing::info!(
+        open = connections.len(),
+        grace_secs = grace.as_secs(),
+        "shutting down: no new connections"
+    );
+    let finished = async { while connections.join_next().await.is_some() {} };
+    if tokio::time::timeout(grace, finished).await.is_err() {
+        tracing::warn!(
+            open = connections.len(),
+            "closing connections still open after the shutdown grace period"
+        );
+        connections.shutdown().await;
+    }
+}
+
+struct Connection {
+    app: Router,
+    config: ConnectionBounds,
+    closing: watch::Receiver<bool>,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Connection {
+    async fn serve(mut self, stream: TcpStream, peer: SocketAddr) {
+        let activity = Activity::new();
+        let io = TokioIo::new(Tracked::new(stream, Arc::clone(&activity)));
+        let app = self
+            .app
+            .clone()
+            .map_request(move |mut request: Request<Incoming>| {
+                request.extensions_mut().insert(ConnectInfo(peer));
+                request
+            });
+        let mut builder = http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(self.config.header_timeout)
+            .max_headers(HYPER_MAX_HEADERS);
+        let connection = builder.serve_connection(io, TowerToHyperService::new(app));
+        tokio::pin!(connection);
+        let quiet = idle(activity, self.config.idle_timeout);
+        tokio::pin!(quiet);
+        let mut asked_to_close = *self.closing.borrow();
+        if asked_to_close {
+            connection.as_mut().graceful_shutdown();
+        }
+        loop {
+            tokio::select! {
+                outcome = connection.as_mut() => {
+                    if let Err(e) = outcome {
+                        tracing::debug!(%peer, "connection ended: {e}");
+                    }
+                    return;
+                }
+                () = &mut quiet => {
+                    tracing::debug!(%peer, "closing an idle connection");
+                    return;
+                }
+                _ = self.closing.changed(), if !asked_to_close => {
+                    asked_to_close = true;
+                    connection.as_mut().graceful_shutdown();
+                }
+            }
+        }
+    }
+}
