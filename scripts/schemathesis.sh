@@ -4,12 +4,12 @@
 # lexical-only index of the first 10 corpus records, once with an API key and once without.
 # Fails on any check failure (5xx included); prints how many requests were made; always stops
 # the server. Needs the Rust toolchain, python3 with venv/pip, and ../shared beside the checkout.
-# Environment: SCHEMATHESIS_EXAMPLES (per operation, default 100), SCHEMATHESIS_SEED (default 1).
+# Environment: SCHEMATHESIS_EXAMPLES (per operation, default 1000), SCHEMATHESIS_SEED (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION=4.32.5
-EXAMPLES="${SCHEMATHESIS_EXAMPLES:-100}"
+EXAMPLES="${SCHEMATHESIS_EXAMPLES:-1000}"
 SEED="${SCHEMATHESIS_SEED:-1}"
 CORPUS="${DRUGCITE_SHARED_DATA:-../shared/data}/labels/openfda-labels.jsonl.gz"
 TARGET="${CARGO_TARGET_DIR:-target}"
