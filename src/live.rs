@@ -93,18 +93,12 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
     let catalog = snapshot.catalog()?;
     let dense = usable_vectors(&snapshot, options.space, &catalog)?;
     let vocabulary =
-        DrugVocabulary::build(
-            snapshot
-                .labels()
-                .iter()
-                .enumerate()
-                .map(|(i, l)| LabelNames {
-                    label: i as u32,
-                    generic: &l.drug.name,
-                    names: &l.search_names,
-                    classes: &l.classes,
-                }),
-        );
+        DrugVocabulary::build(snapshot.current_labels().map(|(label, l)| LabelNames {
+            label,
+            generic: &l.drug.name,
+            names: &l.search_names,
+            classes: &l.classes,
+        }));
     let reasoner = if options.embedded_graph {
         let generation = snapshot.generation();
         let reasoner = Reasoner::load(generation).map_err(io_error(format!(
@@ -146,16 +140,16 @@ fn usable_vectors(
     })
 }
 
-/// The dense index over one row per segment still in the index: a version superseded during
-/// the same ingest leaves rows behind in the vectors file, and a fingerprint stored twice keeps
-/// its first row only (the same fingerprint is the same text, so the same vector).
+/// The dense index over one row per current segment (superseded and withdrawn ones are never
+/// searched); a fingerprint stored twice keeps its first row only (the same fingerprint is the
+/// same text, so the same vector).
 fn live_rows(stored: StoredVectors, catalog: &HashMap<Fingerprint, SegmentInfo>) -> DenseIndex {
     let mut fingerprints = Vec::with_capacity(stored.fingerprints.len());
     let mut matrix = Vec::with_capacity(stored.matrix.len());
     let mut seen = HashSet::with_capacity(stored.fingerprints.len());
     let rows = stored.matrix.chunks_exact(stored.space.dimensions);
     for (fp, row) in stored.fingerprints.into_iter().zip(rows) {
-        if catalog.contains_key(&fp) && seen.insert(fp) {
+        if catalog.get(&fp).is_some_and(|info| info.current) && seen.insert(fp) {
             fingerprints.push(fp);
             matrix.extend_from_slice(row);
         }
@@ -168,30 +162,36 @@ mod tests {
     use super::*;
     use crate::store::{SegmentAddress, VectorSpace};
 
-    fn info(label: u32) -> SegmentInfo {
+    fn info(label: u32, current: bool) -> SegmentInfo {
         SegmentInfo {
             address: SegmentAddress(tantivy::DocAddress::new(0, label)),
             label,
+            current,
             section_key: Arc::from("warnings"),
             addresses_patient: false,
         }
     }
 
     #[test]
-    fn a_fingerprint_stored_twice_gets_one_row_and_gone_segments_none() {
-        let (a, b, gone) = (
+    fn a_fingerprint_stored_twice_gets_one_row_and_gone_or_superseded_segments_none() {
+        let (a, b, gone, old) = (
             Fingerprint::from_halves(0, 1),
             Fingerprint::from_halves(0, 2),
             Fingerprint::from_halves(0, 3),
+            Fingerprint::from_halves(0, 4),
         );
-        let catalog = HashMap::from([(a, info(0)), (b, info(1))]);
+        let catalog = HashMap::from([
+            (a, info(0, true)),
+            (b, info(1, true)),
+            (old, info(2, false)),
+        ]);
         let stored = StoredVectors {
             space: VectorSpace {
                 model_id: [0; 16],
                 dimensions: 2,
             },
-            fingerprints: vec![a, gone, b, a],
-            matrix: vec![1.0, 0.0, 0.0, 1.0, 0.6, 0.8, 1.0, 0.0],
+            fingerprints: vec![a, gone, b, a, old],
+            matrix: vec![1.0, 0.0, 0.0, 1.0, 0.6, 0.8, 1.0, 0.0, 1.0, 0.0],
         };
         let dense = live_rows(stored, &catalog);
         let nearest = dense.nearest(&[1.0, 0.0], 10);

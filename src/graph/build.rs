@@ -1,5 +1,5 @@
-//! Builds the knowledge graph of a generation from its segments: every statement of every
-//! segment of a relation-bearing section becomes (or strengthens) a relationship from the
+//! Builds the knowledge graph of a generation from its current segments: every statement of
+//! every current segment of a relation-bearing section becomes (or strengthens) a relationship from the
 //! label's drug, with the segment's fingerprint as evidence; drugs link to their classes.
 //! Reads a snapshot, returns data; writing it is the caller's.
 
@@ -35,22 +35,23 @@ pub fn target_nodes(target: &Target, labels: &[Arc<LabelMeta>]) -> Vec<Node> {
 /// The graph of `snapshot`, conditions found with `matcher`.
 pub fn build(snapshot: &Snapshot, matcher: &Matcher) -> Result<GraphData, StoreError> {
     let labels = snapshot.labels();
-    let vocabulary = DrugVocabulary::build(labels.iter().enumerate().map(|(i, l)| LabelNames {
-        label: i as u32,
-        generic: &l.drug.name,
-        names: &l.search_names,
-        classes: &l.classes,
-    }));
+    let vocabulary =
+        DrugVocabulary::build(snapshot.current_labels().map(|(label, l)| LabelNames {
+            label,
+            generic: &l.drug.name,
+            names: &l.search_names,
+            classes: &l.classes,
+        }));
     let drugs = Drugs::new(&vocabulary, labels);
     let drug_of = |label: u32| Node::drug(&labels[label as usize].drug.name);
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
     let mut edges: BTreeMap<(String, String, RelationType), Accumulated> = BTreeMap::new();
-    for label in 0..labels.len() as u32 {
+    for (label, _) in snapshot.current_labels() {
         let drug = drug_of(label);
         nodes.insert(drug.id.clone(), drug);
     }
     snapshot.visit_segments(|segment| {
-        if relation_of_section(segment.section_key).is_none() {
+        if !segment.current || relation_of_section(segment.section_key).is_none() {
             return;
         }
         let from = drug_of(segment.label);

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::embedding::EmbeddingCounts;
+use super::ledger::{IngestMode, Ledger};
 use crate::graph::GraphData;
 
 /// Positions listed per report; counts stay exact beyond it.
@@ -23,14 +24,17 @@ pub struct Skip {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct IngestReport {
     pub inputs: Vec<String>,
+    pub mode: IngestMode,
     pub labels_read: u64,
+    /// Label versions indexed from the inputs.
     pub labels_indexed: u64,
-    /// Earlier versions in the same input replaced by a newer version of their set id.
-    pub labels_superseded: u64,
     pub labels_skipped: BTreeMap<String, u64>,
     /// The first skipped records, with position and reason.
     pub skipped: Vec<Skip>,
+    /// Segments of the label versions indexed from the inputs.
     pub segments: u64,
+    /// The label history the generation holds after this ingest.
+    pub history: HistoryReport,
     /// `*_table` HTML fields left out (their text is part of the section text).
     pub html_tables_not_indexed: u64,
     /// Labels without an openFDA name whose drug name was derived from SPL product data.
@@ -49,6 +53,22 @@ pub struct IngestReport {
     pub seconds: f64,
     /// Directory of the published generation.
     pub generation: String,
+}
+
+/// Label versions and segment docs of the generation, and what this ingest changed.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct HistoryReport {
+    /// Label sets (set ids) and label versions the generation holds.
+    pub label_sets: usize,
+    pub label_versions: usize,
+    /// Versions kept from the live generation without being in the inputs.
+    pub versions_carried: usize,
+    /// Sets a full ingest found absent from its inputs and marked withdrawn.
+    pub sets_withdrawn: u64,
+    /// Segment docs written from the inputs (new texts), and copied from the live generation
+    /// (superseded and withdrawn segments a full ingest carries forward).
+    pub segment_docs_written: u64,
+    pub segment_docs_copied: u64,
 }
 
 /// Node and relationship counts of the graph, by kind, and how it was built.
@@ -86,16 +106,17 @@ pub(super) struct ReportBuilder {
 }
 
 impl ReportBuilder {
-    pub fn new(files: &[PathBuf]) -> Self {
+    pub fn new(files: &[PathBuf], mode: IngestMode) -> Self {
         Self {
             report: IngestReport {
                 inputs: files.iter().map(|f| f.display().to_string()).collect(),
+                mode,
                 labels_read: 0,
                 labels_indexed: 0,
-                labels_superseded: 0,
                 labels_skipped: BTreeMap::new(),
                 skipped: Vec::new(),
                 segments: 0,
+                history: HistoryReport::default(),
                 html_tables_not_indexed: 0,
                 names_from_product_data: 0,
                 embeddings_computed: 0,
@@ -136,10 +157,20 @@ impl ReportBuilder {
         self.report.names_from_product_data += u64::from(derived_name);
     }
 
-    pub fn superseded(&mut self, segments: u64) {
-        self.report.labels_indexed -= 1;
-        self.report.labels_superseded += 1;
-        self.report.segments -= segments;
+    pub fn doc_written(&mut self) {
+        self.report.history.segment_docs_written += 1;
+    }
+
+    pub fn doc_copied(&mut self) {
+        self.report.history.segment_docs_copied += 1;
+    }
+
+    pub fn history(&mut self, ledger: &Ledger, sets_withdrawn: u64) {
+        let history = &mut self.report.history;
+        history.label_sets = ledger.history().len();
+        history.label_versions = ledger.label_count();
+        history.versions_carried = ledger.carried_versions();
+        history.sets_withdrawn = sets_withdrawn;
     }
 
     pub fn embeddings(&mut self, counts: EmbeddingCounts, model: Option<&Path>) {
@@ -167,9 +198,10 @@ impl ReportBuilder {
 impl fmt::Display for IngestReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let skipped: u64 = self.labels_skipped.values().sum();
+        let history = &self.history;
+        writeln!(f, "mode:              {:?}", self.mode)?;
         writeln!(f, "labels read:       {}", self.labels_read)?;
         writeln!(f, "labels indexed:    {}", self.labels_indexed)?;
-        writeln!(f, "labels superseded: {}", self.labels_superseded)?;
         writeln!(f, "labels skipped:    {skipped}")?;
         for (reason, count) in &self.labels_skipped {
             writeln!(f, "  {reason}: {count}")?;
@@ -178,6 +210,17 @@ impl fmt::Display for IngestReport {
             writeln!(f, "  at {}: {}", skip.position, skip.reason)?;
         }
         writeln!(f, "segments:          {}", self.segments)?;
+        writeln!(
+            f,
+            "history:           {} labels, {} versions ({} carried forward), {} withdrawn now; \
+             segment docs {} written, {} copied",
+            history.label_sets,
+            history.label_versions,
+            history.versions_carried,
+            history.sets_withdrawn,
+            history.segment_docs_written,
+            history.segment_docs_copied
+        )?;
         writeln!(
             f,
             "html tables not indexed (text kept in sections): {}",

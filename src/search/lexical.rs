@@ -18,8 +18,8 @@ const NAME_BOOST: Score = 1.5;
 
 type RankKey = (Score, Reverse<u64>, Reverse<u64>);
 
-/// The best `limit` segments by BM25, best first, with their scores; only segments of the
-/// labels (by ordinal) in `within` when given, with the same scores as unrestricted.
+/// The best `limit` current segments by BM25, best first, with their scores; only segments of
+/// the labels (by ordinal) in `within` when given, with the same scores as unrestricted.
 pub fn lexical_candidates(
     snapshot: &Snapshot,
     question: &str,
@@ -51,16 +51,15 @@ pub fn lexical_candidates(
             ]
         })
         .collect();
-    let mut query: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
+    let mut required: Vec<(Occur, Box<dyn Query>)> = vec![
+        (Occur::Must, Box::new(BooleanQuery::new(clauses))),
+        (Occur::Must, snapshot.current_query()),
+    ];
     if let Some(labels) = within {
-        query = Box::new(BooleanQuery::new(vec![
-            (Occur::Must, query),
-            (
-                Occur::Must,
-                Box::new(BoostQuery::new(labels_query(snapshot, labels), 0.0)),
-            ),
-        ]));
+        let only_labels = BoostQuery::new(labels_query(snapshot, labels), 0.0);
+        required.push((Occur::Must, Box::new(only_labels)));
     }
+    let query = BooleanQuery::new(required);
     let collector = TopDocs::with_limit(limit.max(1)).tweak_score(rank_by_score_then_fingerprint);
     let ranked = snapshot
         .searcher()
@@ -77,14 +76,15 @@ pub fn lexical_candidates(
         .collect())
 }
 
-/// Matches the segments of the labels `labels` (ordinals of `snapshot.labels()`).
+/// Matches the segments of the labels `labels` (ordinals of `snapshot.labels()`), by set id: a
+/// segment's doc names the version that first held it.
 fn labels_query(snapshot: &Snapshot, labels: &BTreeSet<u32>) -> Box<dyn Query> {
-    let field = snapshot.fields().label_id;
+    let field = snapshot.fields().set_id;
     let clauses = labels
         .iter()
         .filter_map(|&label| snapshot.labels().get(label as usize))
         .map(|meta| {
-            let term = Term::from_field_text(field, &meta.label_id);
+            let term = Term::from_field_text(field, &meta.set_id);
             let query = TermQuery::new(term, IndexRecordOption::Basic);
             (Occur::Should, Box::new(query) as Box<dyn Query>)
         })

@@ -151,7 +151,11 @@ fn lexical_pool(
     Ok(lexical)
 }
 
+/// Current segments only (never a superseded or withdrawn version), within the filters.
 fn matches_filters(snapshot: &Snapshot, info: &SegmentInfo, filters: &SearchFilters) -> bool {
+    if !info.current {
+        return false;
+    }
     let label = &snapshot.labels()[info.label as usize];
     let drug_ok = filters.drug.as_ref().is_none_or(|wanted| {
         label.drug.name.contains(wanted.as_str()) || label.search_names.iter().any(|n| n == wanted)

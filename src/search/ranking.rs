@@ -136,6 +136,7 @@ mod tests {
         SegmentInfo {
             address: SegmentAddress(DocAddress::new(0, label)),
             label,
+            current: true,
             section_key: Arc::from(section),
             addresses_patient: false,
         }

@@ -38,6 +38,27 @@ impl VectorWriter {
         Ok(Self { file })
     }
 
+    /// Continues a copy of `base`'s vectors file at `path` (an incremental update); the base
+    /// must hold vectors of `space`.
+    pub fn extend(path: &Path, base: &Path, space: VectorSpace) -> Result<Self, StoreError> {
+        let mut reader =
+            File::open(base).map_err(io_error(format!("opening {}", base.display())))?;
+        if read_header(&mut reader, base)? != space {
+            return Err(StoreError::Corrupt {
+                path: base.display().to_string(),
+                reason: "vectors of another model: run a full ingest".into(),
+            });
+        }
+        std::fs::copy(base, path).map_err(io_error(format!("copying {}", base.display())))?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io_error(format!("opening {}", path.display())))?;
+        Ok(Self {
+            file: BufWriter::new(file),
+        })
+    }
+
     pub fn append(&mut self, fingerprint: Fingerprint, vector: &[f32]) -> Result<(), StoreError> {
         self.file
             .write_all(&fingerprint.bits().to_be_bytes())

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use drugcite::domain::Fingerprint;
 use drugcite::engine::Engine;
-use drugcite::ingest::{ingest, IngestError, IngestOptions, IngestReport, ProgressMode};
-use drugcite::store::{DataDir, Snapshot};
+use drugcite::ingest::{
+    ingest, IngestError, IngestMode, IngestOptions, IngestReport, ProgressMode,
+};
+use drugcite::store::{DataDir, Snapshot, VersionStatus};
 use drugcite::verify::Verification;
 use serde_json::Value;
 
@@ -17,14 +19,16 @@ use crate::helpers::{
 
 type StoredSet = BTreeSet<(String, String, String, String)>;
 
-/// (fingerprint, set id, section key, text) of every live segment.
+/// (fingerprint, set id, section key, text) of every current segment.
 fn stored_segments(data_dir: &Path) -> StoredSet {
     let snapshot = Snapshot::open_current(&DataDir::new(data_dir)).unwrap();
     snapshot
-        .fingerprints()
+        .catalog()
         .unwrap()
-        .into_iter()
-        .map(|(_, address)| {
+        .into_values()
+        .filter(|info| info.current)
+        .map(|info| info.address)
+        .map(|address| {
             let s = snapshot.segment(address).unwrap();
             (
                 s.fingerprint.to_string(),
@@ -40,6 +44,7 @@ fn stored_segments(data_dir: &Path) -> StoredSet {
 fn run(data_dir: &Path, inputs: &[PathBuf]) -> Result<IngestReport, IngestError> {
     let options = IngestOptions {
         progress: ProgressMode::Silent,
+        mode: IngestMode::Full,
         embedder: None,
         vocabulary: &[],
     };
@@ -243,15 +248,19 @@ fn a_new_label_version_keeps_fingerprints_of_unchanged_text() {
         &[old_file.clone(), new_file.clone()],
     )
     .unwrap();
-    assert_eq!((both.labels_indexed, both.labels_superseded), (1, 1));
+    assert_eq!(both.labels_indexed, 2, "both versions are kept");
+    assert_eq!(both.history.label_versions, 2);
     assert_eq!(
         stored_segments(&dir.path().join("both")),
         new_set,
-        "newer version wins"
+        "the newer version is current"
     );
-    let reversed = run(&dir.path().join("reversed"), &[new_file, old_file]).unwrap();
-    assert_eq!(reversed.labels_skipped["not_newer_than_indexed_version"], 1);
+    let reversed = run(&dir.path().join("reversed"), &[new_file, old_file.clone()]).unwrap();
+    assert_eq!(reversed.labels_indexed, 2);
     assert_eq!(stored_segments(&dir.path().join("reversed")), new_set);
+    let twice = run(&dir.path().join("twice"), &[old_file.clone(), old_file]).unwrap();
+    assert_eq!(twice.labels_skipped["version_already_indexed"], 1);
+    assert_eq!(stored_segments(&dir.path().join("twice")), old_set);
 }
 
 #[test]
@@ -295,12 +304,13 @@ fn a_verify_answer_of_a_replaced_generation_is_never_served() {
     )
     .unwrap();
     assert!(engine.index.reload_if_changed().unwrap());
-    assert!(
-        matches!(
-            engine.verifier.verify(cited).unwrap(),
-            Verification::NotFound | Verification::Mismatch { .. }
-        ),
-        "a segment the live generation no longer holds is not verified from the cache"
+    let Verification::Verified(segment) = engine.verifier.verify(cited).unwrap() else {
+        panic!("a withdrawn label's segment still verifies");
+    };
+    assert_eq!(
+        segment.standing.status,
+        VersionStatus::Withdrawn,
+        "the answer comes from the new generation (withdrawn there), not the cache (current)"
     );
 }
 
@@ -323,6 +333,7 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
     let embedder = embedder();
     let options = IngestOptions {
         progress: ProgressMode::Silent,
+        mode: IngestMode::Full,
         embedder: Some(&embedder),
         vocabulary: &[],
     };

@@ -11,7 +11,7 @@ use std::time::Duration;
 use drugcite::domain::Fingerprint;
 use drugcite::engine::GraphBackend;
 use drugcite::graph::{GraphData, NodeKind, RelationType, Relationship};
-use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
+use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
 use drugcite::label::{dailymed_url, section_name};
 use drugcite::neo4j::{schema_statements, sync_generation, Neo4jClient, StoredCounts};
 use drugcite::store::{DataDir, Snapshot};
@@ -164,6 +164,7 @@ fn smaller_index(dir: &Path) -> PathBuf {
     let input = write_jsonl(dir, "two.jsonl", &corpus_lines(2));
     let options = IngestOptions {
         progress: ProgressMode::Silent,
+        mode: IngestMode::Full,
         embedder: None,
         vocabulary: vocabulary(),
     };

@@ -3,6 +3,7 @@
 
 pub mod graph;
 pub mod health;
+pub mod labels;
 pub mod search;
 pub mod verify;
 
