@@ -37,12 +37,12 @@ fn set_id_of(line: &str) -> String {
 
 /// Real labels with at least three versions that the main corpus also holds: their main
 /// corpus records and all their versions, in file order.
-struct Sample {
-    main: Vec<String>,
-    versions: Vec<String>,
+pub struct Sample {
+    pub main: Vec<String>,
+    pub versions: Vec<String>,
 }
 
-fn sample() -> Sample {
+pub fn sample() -> Sample {
     let main: HashMap<String, String> = lines_of(&corpus_file())
         .into_iter()
         .map(|line| (set_id_of(&line), line))

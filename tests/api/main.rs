@@ -12,6 +12,7 @@ mod graph;
 mod graph_caps;
 mod helpers;
 mod history;
+mod history_neo4j;
 mod ingest;
 mod neo4j;
 mod search;

@@ -609,13 +609,12 @@ fn expected(file: &str, e: &Embedded, snapshot: &Snapshot, fingerprint: &str) ->
             .into_iter()
             .filter(|s| s.0 == fingerprint)
             .map(|(_, label_id, key, _)| {
-                let label = snapshot
-                    .labels()
-                    .iter()
-                    .find(|l| l.label_id == label_id)
-                    .unwrap();
+                let ordinal = snapshot.label_ordinal(&label_id).unwrap();
+                let label = &snapshot.labels()[ordinal as usize];
+                let standing = snapshot.standing(ordinal);
                 json!({"set_id": label.set_id, "version": label.version,
                        "effective_time": label.effective_time, "label_id": label.label_id,
+                       "status": standing.status, "newest_version": standing.newest.version,
                        "section": section_name(&key), "source": dailymed_url(&label.set_id)})
             })
             .collect(),
