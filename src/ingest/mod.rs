@@ -109,6 +109,7 @@ pub fn ingest(
     pipeline.progress.finish();
     let unchanged = options.mode == IngestMode::Update && pipeline.report.indexed() == 0;
     if let (true, Some(base)) = (unchanged, &base) {
+        pipeline.report.history(&pipeline.ledger, 0);
         let mut report = pipeline.report.finish(started.elapsed());
         report.generation = base.generation().display().to_string();
         return Ok(report);

@@ -231,7 +231,9 @@ impl fmt::Display for IngestReport {
             "names derived from product data: {}",
             self.names_from_product_data
         )?;
-        if self.embedding_model.is_empty() {
+        if self.labels_indexed == 0 {
+            writeln!(f, "embeddings:        none computed (nothing new)")?;
+        } else if self.embedding_model.is_empty() {
             writeln!(f, "embeddings:        none (lexical-only index)")?;
         } else {
             let seconds = self.embedding_seconds.max(1e-3);
