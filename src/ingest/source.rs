@@ -1,10 +1,11 @@
 //! Input files → a stream of raw records with their positions. Never holds more than one
 //! record in memory: JSON Lines are read line by line, `{"meta":…,"results":[…]}` envelopes
-//! (and bare arrays) are walked element by element, `.zip` bulk files entry by entry.
+//! (and bare arrays) are walked element by element, SPL `.xml` documents one by one, `.zip`
+//! files (openFDA bulk files, DailyMed's zip per label and zips of such zips) entry by entry.
 
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -13,14 +14,44 @@ use flate2::read::MultiGzDecoder;
 use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::xml::read_xml;
 use super::IngestError;
 
 /// One record as read, before any interpretation.
 pub struct RawRecord {
     /// Where it came from, e.g. `labels.jsonl.gz:12` or `bulk.zip!part.json#results[40]`.
     pub position: String,
-    /// The parsed JSON value, or why the record's JSON could not be parsed.
-    pub value: Result<Value, String>,
+    /// The record in the openFDA shape, or why it could not be read.
+    pub value: Result<Value, Unreadable>,
+    /// SPL section codes of the record that name no known section (kept as unclassified).
+    pub unknown_section_codes: Vec<String>,
+}
+
+/// Why a record could not be read at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    /// A stable short name for the report's "skipped by reason" table.
+    pub reason_key: &'static str,
+    pub reason: String,
+}
+
+impl Unreadable {
+    fn json(reason: String) -> Self {
+        Self {
+            reason_key: "malformed_json",
+            reason,
+        }
+    }
+}
+
+impl RawRecord {
+    fn json(position: String, value: Result<Value, String>) -> Self {
+        Self {
+            position,
+            value: value.map_err(Unreadable::json),
+            unknown_section_codes: Vec::new(),
+        }
+    }
 }
 
 pub type Sink<'a> = dyn FnMut(RawRecord) -> Result<(), IngestError> + 'a;
@@ -29,6 +60,7 @@ pub type Sink<'a> = dyn FnMut(RawRecord) -> Result<(), IngestError> + 'a;
 enum Format {
     JsonLines,
     Json,
+    Xml,
     Zip,
 }
 
@@ -50,7 +82,7 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, IngestError> {
         } else if format_of(path).is_none() {
             return Err(IngestError::input(
                 path,
-                "unsupported input: expected .jsonl, .ndjson or .json (optionally .gz) or .zip",
+                "unsupported input: expected .jsonl, .ndjson or .json (optionally .gz), .xml or .zip",
             ));
         } else {
             files.push(path.clone());
@@ -66,6 +98,8 @@ fn format_of(path: &Path) -> Option<Format> {
         Some(Format::JsonLines)
     } else if name.ends_with(".json") {
         Some(Format::Json)
+    } else if name.ends_with(".xml") {
+        Some(Format::Xml)
     } else if name.ends_with(".zip") {
         Some(Format::Zip)
     } else {
@@ -86,7 +120,11 @@ pub fn read_file(
     };
     let label = path.display().to_string();
     match format_of(path) {
-        Some(Format::Zip) => read_zip(path, counted, sink),
+        Some(Format::Zip) => {
+            let archive = zip::ZipArchive::new(counted).map_err(|e| IngestError::input(path, e))?;
+            read_zip(&label, archive, ZIP_NESTING, sink)
+        }
+        Some(Format::Xml) => read_xml(&label, decompress(path, counted), sink),
         Some(format) => read_stream(&label, format, decompress(path, counted), sink),
         None => Err(IngestError::input(path, "unsupported input")),
     }
@@ -103,18 +141,41 @@ fn decompress<'r>(path: &Path, reader: impl Read + 'r) -> Box<dyn Read + 'r> {
     }
 }
 
-fn read_zip(path: &Path, reader: CountingReader<File>, sink: &mut Sink) -> Result<(), IngestError> {
-    let mut archive = zip::ZipArchive::new(reader).map_err(|e| IngestError::input(path, e))?;
+/// How deep zips inside zips are opened (DailyMed ships a zip of per-label zips).
+const ZIP_NESTING: usize = 2;
+
+/// Reads the supported entries of a zip: JSON, JSON Lines and SPL XML, and zips inside it up
+/// to `depth` levels. Other entries (a label's images, READMEs) are passed over.
+fn read_zip<R: Read + Seek>(
+    label: &str,
+    mut archive: zip::ZipArchive<R>,
+    depth: usize,
+    sink: &mut Sink,
+) -> Result<(), IngestError> {
+    let failed = |e: zip::result::ZipError| IngestError::Input {
+        path: label.to_owned(),
+        reason: e.to_string(),
+    };
     for index in 0..archive.len() {
-        let entry = archive
-            .by_index(index)
-            .map_err(|e| IngestError::input(path, e))?;
+        let mut entry = archive.by_index(index).map_err(failed)?;
         let entry_path = PathBuf::from(entry.name());
-        let Some(format @ (Format::Json | Format::JsonLines)) = format_of(&entry_path) else {
-            continue;
-        };
-        let label = format!("{}!{}", path.display(), entry.name());
-        read_stream(&label, format, decompress(&entry_path, entry), sink)?;
+        let position = format!("{label}!{}", entry.name());
+        match format_of(&entry_path) {
+            Some(format @ (Format::Json | Format::JsonLines)) => {
+                read_stream(&position, format, decompress(&entry_path, entry), sink)?
+            }
+            Some(Format::Xml) => read_xml(&position, decompress(&entry_path, entry), sink)?,
+            Some(Format::Zip) if depth > 0 => {
+                let mut bytes = Vec::with_capacity(entry.size() as usize);
+                entry.read_to_end(&mut bytes).map_err(|e| IngestError::Input {
+                    path: position.clone(),
+                    reason: e.to_string(),
+                })?;
+                let inner = zip::ZipArchive::new(Cursor::new(bytes)).map_err(failed)?;
+                read_zip(&position, inner, depth - 1, sink)?;
+            }
+            _ => {}
+        }
     }
     Ok(())
 }
@@ -148,7 +209,7 @@ fn read_lines(label: &str, reader: impl BufRead, sink: &mut Sink) -> Result<(), 
             continue;
         }
         let value = serde_json::from_str(&line).map_err(|e| format!("invalid JSON: {e}"));
-        sink(RawRecord { position, value })?;
+        sink(RawRecord::json(position, value))?;
     }
     Ok(())
 }
@@ -172,10 +233,8 @@ fn read_json(label: &str, reader: impl Read, sink: &mut Sink) -> Result<(), Inge
     }
     if let Err(e) = outcome {
         let position = format!("{label}#results[{}]", state.next_index);
-        (state.sink)(RawRecord {
-            position,
-            value: Err(format!("invalid JSON, rest of file unreadable: {e}")),
-        })?;
+        let reason = format!("invalid JSON, rest of file unreadable: {e}");
+        (state.sink)(RawRecord::json(position, Err(reason)))?;
     }
     Ok(())
 }
@@ -234,10 +293,7 @@ impl<'de> Visitor<'de> for Results<'_, '_, '_> {
         while let Some(value) = seq.next_element::<Value>()? {
             let position = format!("{}#results[{}]", state.label, state.next_index);
             state.next_index += 1;
-            if let Err(failure) = (state.sink)(RawRecord {
-                position,
-                value: Ok(value),
-            }) {
+            if let Err(failure) = (state.sink)(RawRecord::json(position, Ok(value))) {
                 state.failure = Some(failure);
                 return Err(A::Error::custom("ingest stopped"));
             }
@@ -275,7 +331,7 @@ mod tests {
         let mut out = Vec::new();
         let counter = Arc::new(AtomicU64::new(0));
         read_file(path, &counter, &mut |r: RawRecord| {
-            out.push((r.position, r.value));
+            out.push((r.position, r.value.map_err(|e| e.reason)));
             Ok(())
         })
         .unwrap();
