@@ -158,12 +158,14 @@ struct Pipeline<'e> {
 impl Pipeline<'_> {
     fn accept(&mut self, raw: RawRecord) -> Result<(), IngestError> {
         self.report.record_read();
-        self.report.unknown_section_codes(&raw.unknown_section_codes);
+        self.report
+            .unknown_section_codes(&raw.unknown_section_codes);
         let value = match raw.value {
             Ok(value) => value,
             Err(unreadable) => {
                 let reason = &unreadable.reason;
-                self.report.skip(&raw.position, unreadable.reason_key, reason);
+                self.report
+                    .skip(&raw.position, unreadable.reason_key, reason);
                 return Ok(());
             }
         };

@@ -35,8 +35,9 @@ pub struct IngestReport {
     pub html_tables_not_indexed: u64,
     /// Labels without an openFDA name whose drug name was derived from SPL product data.
     pub names_from_product_data: u64,
-    /// SPL section codes no known section has, with how many documents used each; those
-    /// sections are indexed as unclassified (top level) or as part of their parent.
+    /// SPL section codes openFDA does not name, with how many documents used each: such a
+    /// subsection's text stays in its parent section only; a top-level one is indexed as
+    /// `spl_unclassified_section`, as openFDA does.
     #[serde(default)]
     pub unknown_section_codes: BTreeMap<String, u64>,
     /// Segment embeddings computed by the model, and reused from the previous generation.
@@ -209,7 +210,11 @@ impl fmt::Display for IngestReport {
                 .iter()
                 .map(|(code, n)| format!("{code} ×{n}"))
                 .collect();
-            writeln!(f, "unknown SPL section codes (kept as unclassified): {}", codes.join(", "))?;
+            writeln!(
+                f,
+                "unknown SPL section codes (text kept in the parent section, or unclassified): {}",
+                codes.join(", ")
+            )?;
         }
         if self.embedding_model.is_empty() {
             writeln!(f, "embeddings:        none (lexical-only index)")?;

@@ -5,7 +5,7 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Cursor, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -14,8 +14,11 @@ use flate2::read::MultiGzDecoder;
 use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use self::archive::{read_zip, ZIP_NESTING};
 use super::xml::read_xml;
 use super::IngestError;
+
+mod archive;
 
 /// One record as read, before any interpretation.
 pub struct RawRecord {
@@ -45,6 +48,18 @@ impl Unreadable {
 }
 
 impl RawRecord {
+    /// A zip entry that could not be decompressed or opened.
+    pub(super) fn unreadable_entry(position: String, reason: String) -> Self {
+        Self {
+            position,
+            value: Err(Unreadable {
+                reason_key: "unreadable_zip_entry",
+                reason,
+            }),
+            unknown_section_codes: Vec::new(),
+        }
+    }
+
     fn json(position: String, value: Result<Value, String>) -> Self {
         Self {
             position,
@@ -57,7 +72,7 @@ impl RawRecord {
 pub type Sink<'a> = dyn FnMut(RawRecord) -> Result<(), IngestError> + 'a;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
+pub(super) enum Format {
     JsonLines,
     Json,
     Xml,
@@ -91,7 +106,7 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, IngestError> {
     Ok(files)
 }
 
-fn format_of(path: &Path) -> Option<Format> {
+pub(super) fn format_of(path: &Path) -> Option<Format> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
@@ -130,7 +145,7 @@ pub fn read_file(
     }
 }
 
-fn decompress<'r>(path: &Path, reader: impl Read + 'r) -> Box<dyn Read + 'r> {
+pub(super) fn decompress<'r>(path: &Path, reader: impl Read + 'r) -> Box<dyn Read + 'r> {
     let gz = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
@@ -141,46 +156,7 @@ fn decompress<'r>(path: &Path, reader: impl Read + 'r) -> Box<dyn Read + 'r> {
     }
 }
 
-/// How deep zips inside zips are opened (DailyMed ships a zip of per-label zips).
-const ZIP_NESTING: usize = 2;
-
-/// Reads the supported entries of a zip: JSON, JSON Lines and SPL XML, and zips inside it up
-/// to `depth` levels. Other entries (a label's images, READMEs) are passed over.
-fn read_zip<R: Read + Seek>(
-    label: &str,
-    mut archive: zip::ZipArchive<R>,
-    depth: usize,
-    sink: &mut Sink,
-) -> Result<(), IngestError> {
-    let failed = |e: zip::result::ZipError| IngestError::Input {
-        path: label.to_owned(),
-        reason: e.to_string(),
-    };
-    for index in 0..archive.len() {
-        let mut entry = archive.by_index(index).map_err(failed)?;
-        let entry_path = PathBuf::from(entry.name());
-        let position = format!("{label}!{}", entry.name());
-        match format_of(&entry_path) {
-            Some(format @ (Format::Json | Format::JsonLines)) => {
-                read_stream(&position, format, decompress(&entry_path, entry), sink)?
-            }
-            Some(Format::Xml) => read_xml(&position, decompress(&entry_path, entry), sink)?,
-            Some(Format::Zip) if depth > 0 => {
-                let mut bytes = Vec::with_capacity(entry.size() as usize);
-                entry.read_to_end(&mut bytes).map_err(|e| IngestError::Input {
-                    path: position.clone(),
-                    reason: e.to_string(),
-                })?;
-                let inner = zip::ZipArchive::new(Cursor::new(bytes)).map_err(failed)?;
-                read_zip(&position, inner, depth - 1, sink)?;
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn read_stream(
+pub(super) fn read_stream(
     label: &str,
     format: Format,
     reader: impl Read,
@@ -327,7 +303,7 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn collect(path: &Path) -> Vec<(String, Result<Value, String>)> {
+    pub(super) fn collect(path: &Path) -> Vec<(String, Result<Value, String>)> {
         let mut out = Vec::new();
         let counter = Arc::new(AtomicU64::new(0));
         read_file(path, &counter, &mut |r: RawRecord| {
@@ -384,26 +360,6 @@ mod tests {
             .collect();
         assert_eq!(positions, ["1", "3", "4"]);
         assert!(records[1].1.is_err());
-    }
-
-    #[test]
-    fn zip_entries_are_read_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("drug-label-0001-of-0001.json.zip");
-        let mut zip = zip::ZipWriter::new(File::create(&path).unwrap());
-        let options = zip::write::SimpleFileOptions::default();
-        zip.start_file("drug-label-0001-of-0001.json", options)
-            .unwrap();
-        zip.write_all(br#"{"meta":{},"results":[{"x":1},{"y":2}]}"#)
-            .unwrap();
-        zip.start_file("README.txt", options).unwrap();
-        zip.write_all(b"ignored").unwrap();
-        zip.finish().unwrap();
-        let records = collect(&path);
-        assert_eq!(records.len(), 2);
-        assert!(records[0]
-            .0
-            .contains(".zip!drug-label-0001-of-0001.json#results[0]"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::source::{RawRecord, Sink, Unreadable};
 use super::IngestError;
 use crate::label::spl::read_spl;
 
-/// Reads one SPL document from `reader`, named `position` in the report.
+/// Reads the SPL document of one `.xml` file, named `position` in the report.
 pub fn read_xml(position: &str, mut reader: impl Read, sink: &mut Sink) -> Result<(), IngestError> {
     let mut bytes = Vec::new();
     reader
@@ -17,10 +17,11 @@ pub fn read_xml(position: &str, mut reader: impl Read, sink: &mut Sink) -> Resul
             path: position.to_owned(),
             reason: e.to_string(),
         })?;
-    sink(record_of(position, &bytes))
+    sink(spl_record(position, &bytes))
 }
 
-fn record_of(position: &str, bytes: &[u8]) -> RawRecord {
+/// One SPL document's bytes → its record, or why it could not be read (the report's reason).
+pub fn spl_record(position: &str, bytes: &[u8]) -> RawRecord {
     let unreadable = |reason_key, reason: String| RawRecord {
         position: position.to_owned(),
         value: Err(Unreadable { reason_key, reason }),

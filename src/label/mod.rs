@@ -5,6 +5,7 @@ mod record;
 mod section_names;
 mod segment;
 pub mod spl;
+mod spl_product;
 mod spl_sections;
 
 pub use record::{Drug, LabelMeta, LabelRecord, NameSource, RecordError, Section};

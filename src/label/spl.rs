@@ -11,17 +11,14 @@
 
 use std::collections::BTreeMap;
 
-use roxmltree::{Document, Node};
+use roxmltree::{Document, Node, ParsingOptions};
 use serde_json::{json, Map, Value};
 
+use super::spl_product::product_data;
 use super::spl_sections::section_key;
 
 /// openFDA's key for top-level sections whose code it does not classify.
 const UNCLASSIFIED: &str = "spl_unclassified_section";
-/// The FDA's NDC code system.
-const NDC_SYSTEM: &str = "2.16.840.1.113883.6.69";
-/// Ingredient class codes of active ingredients (by moiety, basis of strength, reference).
-const ACTIVE_CLASSES: &[&str] = &["ACTIM", "ACTIB", "ACTIR"];
 
 /// Why an SPL document could not be read; ingest reports it with the file's name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -56,7 +53,12 @@ pub struct SplRecord {
 
 /// Reads one SPL document.
 pub fn read_spl(xml: &str) -> Result<SplRecord, SplError> {
-    let document = Document::parse(xml).map_err(|e| SplError::Malformed(e.to_string()))?;
+    let options = ParsingOptions {
+        allow_dtd: true,
+        ..ParsingOptions::default()
+    };
+    let document = Document::parse_with_options(xml.trim_start_matches('\u{feff}'), options)
+        .map_err(|e| SplError::Malformed(e.to_string()))?;
     let root = document.root_element();
     if root.tag_name().name() != "document" {
         return Err(SplError::NotSpl(root.tag_name().name().to_owned()));
@@ -135,78 +137,6 @@ fn collapse_whitespace(raw: &str) -> String {
     text
 }
 
-/// The `openfda` block from the product data: names, NDCs, routes, active substances and the
-/// labeler, each list without repeats in document order.
-fn product_data(root: Node) -> Map<String, Value> {
-    let products: Vec<Node> = root
-        .descendants()
-        .filter(|n| is(*n, "manufacturedProduct") && !has_child(*n, "manufacturedProduct"))
-        .collect();
-    let mut fields: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for product in &products {
-        let mut add = |field, value: Option<String>| {
-            if let Some(value) = value.filter(|v| !v.is_empty()) {
-                let values = fields.entry(field).or_default();
-                if !values.contains(&value) {
-                    values.push(value);
-                }
-            }
-        };
-        add("brand_name", child(*product, "name").map(section_text));
-        let generic = child(*product, "asEntityWithGeneric")
-            .and_then(|n| child(n, "genericMedicine"))
-            .and_then(|n| child(n, "name"));
-        add("generic_name", generic.map(section_text));
-        let ndc = child(*product, "code")
-            .filter(|c| c.attribute("codeSystem") == Some(NDC_SYSTEM))
-            .and_then(|c| c.attribute("code"));
-        add("product_ndc", ndc.map(str::to_owned));
-        for substance in active_substances(*product) {
-            add("substance_name", Some(substance));
-        }
-        let routes = product
-            .parent()
-            .into_iter()
-            .flat_map(|outer| outer.descendants())
-            .filter(|n| is(*n, "routeCode"))
-            .filter_map(|n| n.attribute("displayName"));
-        for route in routes {
-            add("route", Some(route.to_uppercase()));
-        }
-    }
-    if let Some(labeler) = labeler(root) {
-        fields.insert("manufacturer_name", vec![labeler]);
-    }
-    fields
-        .into_iter()
-        .map(|(field, values)| (field.to_owned(), json!(values)))
-        .collect()
-}
-
-fn active_substances(product: Node) -> Vec<String> {
-    product
-        .children()
-        .filter(|n| is(*n, "ingredient"))
-        .filter(|n| {
-            n.attribute("classCode")
-                .is_some_and(|c| ACTIVE_CLASSES.contains(&c))
-        })
-        .filter_map(|n| child(n, "ingredientSubstance"))
-        .filter_map(|n| child(n, "name"))
-        .map(section_text)
-        .collect()
-}
-
-/// The labeler: the organisation the document's author represents.
-fn labeler(root: Node) -> Option<String> {
-    let organisation = child(root, "author")
-        .and_then(|n| child(n, "assignedEntity"))
-        .and_then(|n| child(n, "representedOrganization"))?;
-    child(organisation, "name")
-        .map(section_text)
-        .filter(|name| !name.is_empty())
-}
-
 fn insert_attribute(
     record: &mut Map<String, Value>,
     key: &str,
@@ -218,16 +148,12 @@ fn insert_attribute(
     }
 }
 
-fn is(node: Node, name: &str) -> bool {
+pub(super) fn is(node: Node, name: &str) -> bool {
     node.is_element() && node.tag_name().name() == name
 }
 
-fn child<'a, 'i>(node: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
+pub(super) fn child<'a, 'i>(node: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
     node.children().find(|n| is(*n, name))
-}
-
-fn has_child(node: Node, name: &str) -> bool {
-    child(node, name).is_some()
 }
 
 #[cfg(test)]
@@ -298,6 +224,8 @@ mod tests {
             Err(SplError::Malformed(_))
         ));
         assert!(matches!(read_spl("<html/>"), Err(SplError::NotSpl(_))));
+        let with_bom = format!("\u{feff}{SPL}");
+        assert_eq!(read_spl(&with_bom).unwrap(), read_spl(SPL).unwrap());
         assert_eq!(
             read_spl("<document><setId root=' '/></document>"),
             Err(SplError::MissingSetId)
