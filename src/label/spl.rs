@@ -126,7 +126,7 @@ pub fn section_text(node: Node) -> String {
     collapse_whitespace(&raw)
 }
 
-fn collapse_whitespace(raw: &str) -> String {
+pub(super) fn collapse_whitespace(raw: &str) -> String {
     let mut text = String::with_capacity(raw.len());
     for word in raw.split(char::is_whitespace).filter(|w| !w.is_empty()) {
         if !text.is_empty() {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use roxmltree::Node;
 use serde_json::{json, Map, Value};
 
-use super::spl::{child, is, section_text};
+use super::spl::{child, collapse_whitespace, is, section_text};
 
 /// The FDA's NDC code system.
 const NDC_SYSTEM: &str = "2.16.840.1.113883.6.69";
@@ -27,7 +27,7 @@ pub fn product_data(root: Node) -> Map<String, Value> {
                 }
             }
         };
-        add("brand_name", child(product, "name").map(section_text));
+        add("brand_name", child(product, "name").map(product_name));
         let generic = child(product, "asEntityWithGeneric")
             .and_then(|n| child(n, "genericMedicine"))
             .and_then(|n| child(n, "name"));
@@ -50,6 +50,18 @@ pub fn product_data(root: Node) -> Map<String, Value> {
         .into_iter()
         .map(|(field, values)| (field.to_owned(), json!(values)))
         .collect()
+}
+
+/// A product's name with its `<suffix>` after a space ("TRIAMINIC" + "Childrens Night Time
+/// Cold and Cough"), where the section text runs them together as openFDA's does.
+fn product_name(name: Node) -> String {
+    let own: String = name
+        .children()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .collect();
+    let suffix = child(name, "suffix").map(section_text).unwrap_or_default();
+    collapse_whitespace(&format!("{own} {suffix}"))
 }
 
 /// The element that describes one product: the inner `manufacturedProduct` of the current
@@ -110,7 +122,7 @@ mod tests {
     const PRE_2009: &str = r#"<document xmlns="urn:hl7-org:v3"><component><structuredBody>
       <component><section><subject><manufacturedProduct><manufacturedMedicine>
         <code code="64693-002" codeSystem="2.16.840.1.113883.6.69"/>
-        <name>INOmax</name>
+        <name>INOmax<suffix>100 ppm</suffix></name>
         <activeIngredient><activeIngredientSubstance><name>nitric oxide</name>
         </activeIngredientSubstance></activeIngredient>
         <asEntityWithGeneric><genericMedicine><name>nitric oxide</name></genericMedicine>
@@ -125,7 +137,7 @@ mod tests {
     fn the_pre_2009_product_schema_gives_names_ndcs_and_routes() {
         let document = Document::parse(PRE_2009).unwrap();
         let openfda = product_data(document.root_element());
-        assert_eq!(openfda["brand_name"], json!(["INOmax"]));
+        assert_eq!(openfda["brand_name"], json!(["INOmax 100 ppm"]));
         assert_eq!(openfda["generic_name"], json!(["nitric oxide"]));
         assert_eq!(openfda["product_ndc"], json!(["64693-002"]));
         assert_eq!(openfda["substance_name"], json!(["nitric oxide"]));

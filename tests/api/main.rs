@@ -14,4 +14,5 @@ mod helpers;
 mod ingest;
 mod neo4j;
 mod search;
+mod spl;
 mod verify;
