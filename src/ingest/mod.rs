@@ -7,6 +7,7 @@ mod embedding;
 mod ledger;
 mod report;
 mod source;
+mod xml;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -227,10 +228,14 @@ struct Pipeline<'e> {
 impl Pipeline<'_> {
     fn accept(&mut self, raw: RawRecord) -> Result<(), IngestError> {
         self.report.record_read();
+        self.report
+            .unknown_section_codes(&raw.unknown_section_codes);
         let value = match raw.value {
             Ok(value) => value,
-            Err(reason) => {
-                self.report.skip(&raw.position, "malformed_json", &reason);
+            Err(unreadable) => {
+                let reason = &unreadable.reason;
+                self.report
+                    .skip(&raw.position, unreadable.reason_key, reason);
                 return Ok(());
             }
         };

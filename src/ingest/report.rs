@@ -39,6 +39,11 @@ pub struct IngestReport {
     pub html_tables_not_indexed: u64,
     /// Labels without an openFDA name whose drug name was derived from SPL product data.
     pub names_from_product_data: u64,
+    /// SPL section codes openFDA does not name, with how many documents used each: such a
+    /// subsection's text stays in its parent section only; a top-level one is indexed as
+    /// `spl_unclassified_section`, as openFDA does.
+    #[serde(default)]
+    pub unknown_section_codes: BTreeMap<String, u64>,
     /// Segment embeddings computed by the model, and reused from the previous generation.
     pub embeddings_computed: u64,
     pub embeddings_reused: u64,
@@ -119,6 +124,7 @@ impl ReportBuilder {
                 history: HistoryReport::default(),
                 html_tables_not_indexed: 0,
                 names_from_product_data: 0,
+                unknown_section_codes: BTreeMap::new(),
                 embeddings_computed: 0,
                 embeddings_reused: 0,
                 embedding_tokens: 0,
@@ -133,6 +139,16 @@ impl ReportBuilder {
 
     pub fn record_read(&mut self) {
         self.report.labels_read += 1;
+    }
+
+    pub fn unknown_section_codes(&mut self, codes: &[String]) {
+        for code in codes {
+            *self
+                .report
+                .unknown_section_codes
+                .entry(code.clone())
+                .or_default() += 1;
+        }
     }
 
     pub fn skip(&mut self, position: &str, reason_key: &str, reason: &str) {
@@ -231,6 +247,18 @@ impl fmt::Display for IngestReport {
             "names derived from product data: {}",
             self.names_from_product_data
         )?;
+        if !self.unknown_section_codes.is_empty() {
+            let codes: Vec<String> = self
+                .unknown_section_codes
+                .iter()
+                .map(|(code, n)| format!("{code} ×{n}"))
+                .collect();
+            writeln!(
+                f,
+                "unknown SPL section codes (text kept in the parent section, or unclassified): {}",
+                codes.join(", ")
+            )?;
+        }
         if self.labels_indexed == 0 {
             writeln!(f, "embeddings:        none computed (nothing new)")?;
         } else if self.embedding_model.is_empty() {

@@ -16,5 +16,6 @@ mod history_neo4j;
 mod ingest;
 mod neo4j;
 mod search;
+mod spl;
 mod update;
 mod verify;
