@@ -6,6 +6,7 @@ mod filters;
 mod fingerprint;
 mod graph_bounds;
 mod question;
+mod text_hash;
 mod top_k;
 
 pub use api_key::ApiKey;
@@ -13,6 +14,7 @@ pub use filters::SearchFilters;
 pub use fingerprint::Fingerprint;
 pub use graph_bounds::{GraphLimit, MaxHops};
 pub use question::{Question, PATTERN as QUESTION_PATTERN};
+pub use text_hash::TextHash;
 pub use top_k::TopK;
 
 /// `requested` if it lies in `1..=max`, `default` if absent; `None` if out of range.

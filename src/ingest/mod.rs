@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub use crate::progress::ProgressMode;
-pub use report::{GraphReport, IngestReport};
+pub use report::{GraphReport, IngestReport, TextsReport};
 
 use self::embedding::{EmbeddingStage, StageError};
 use self::report::ReportBuilder;
@@ -98,6 +98,7 @@ pub fn ingest(
         let model = options.embedder.map(Embedder::model_dir);
         pipeline.report.embeddings(stage.counts(), model);
     }
+    let pipeline_copies = pipeline.embedding.as_ref().map_or(0, |s| s.counts().copies);
     pipeline.progress.finish();
     if pipeline.report.indexed() == 0 {
         return Err(IngestError::NothingIndexed);
@@ -105,7 +106,9 @@ pub fn ingest(
     pipeline.builder.finish()?;
     let mut report = pipeline.report.finish(started.elapsed());
     write_manifest(draft.path(), &report)?;
-    report.graph = build_graph(draft.path(), options.vocabulary)?;
+    let live = data_dir.current_generation().ok();
+    (report.graph, report.texts) = build_graph(draft.path(), options.vocabulary, live.as_deref())?;
+    report.texts.embedding_copies = pipeline_copies;
     report.seconds = started.elapsed().as_secs_f64();
     write_manifest(draft.path(), &report)?;
     let generation = draft.publish()?;
@@ -114,29 +117,35 @@ pub fn ingest(
 }
 
 /// Extracts the knowledge graph from a finished generation and stores it there, with the
-/// condition vocabulary it was built with.
+/// condition vocabulary it was built with and the per-text analysis (reusing `live`'s).
 fn build_graph(
     generation: &Path,
     vocabulary: &[VocabularyTerm],
-) -> Result<GraphReport, StoreError> {
+    live: Option<&Path>,
+) -> Result<(GraphReport, TextsReport), StoreError> {
     let started = Instant::now();
     tracing::info!(
         vocabulary_terms = vocabulary.len(),
         "building the knowledge graph"
     );
     let snapshot = Snapshot::open_draft(generation)?;
-    let graph = crate::graph::build(&snapshot, &conditions::matcher(vocabulary))?;
+    let built = crate::graph::build(&snapshot, vocabulary, live)?;
+    let graph = built.graph;
     let write_error = |what: &str| {
         let what = format!("writing {what} in {}", generation.display());
         move |e| crate::store::io_error(what)(e)
     };
     graph.write(generation).map_err(write_error("the graph"))?;
+    built
+        .analyses
+        .write(generation)
+        .map_err(write_error("the text analysis"))?;
     conditions::vocabulary::write_compiled(generation, vocabulary)
         .map_err(write_error("the condition vocabulary"))?;
-    Ok(GraphReport::new(
-        &graph,
-        vocabulary.len(),
-        started.elapsed(),
+    let texts = TextsReport::new(built.segments, built.distinct_texts, &built.analyses);
+    Ok((
+        GraphReport::new(&graph, vocabulary.len(), started.elapsed()),
+        texts,
     ))
 }
 
@@ -179,7 +188,7 @@ impl Pipeline<'_> {
         self.builder.add_label(&record.meta, &segments)?;
         if let Some(stage) = &mut self.embedding {
             for segment in &segments {
-                stage.add(&mut self.builder, segment.fingerprint, &segment.text)?;
+                stage.add(&mut self.builder, &segment.text)?;
             }
         }
         let rank = rank_of(&record);

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::stale::{generation_digest, hex, remove_stale};
 use super::{Neo4jClient, Neo4jError, SchemaReport};
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::graph::{GraphData, NodeKind, RelationType, Relationship};
 use crate::label::{dailymed_url, section_name, LabelMeta};
 use crate::progress::{Progress, ProgressMode, Unit};
@@ -208,7 +208,7 @@ const WRITE_SECTIONS: &str = "UNWIND $rows AS row \
 const WRITE_SEGMENTS: &str = "UNWIND $rows AS row \
     MERGE (g:Segment {fingerprint: row.fingerprint}) \
     SET g.fp_hi = row.fp_hi, g.fp_lo = row.fp_lo, g.text = row.text, g.set_id = row.set_id, \
-        g.section_key = row.section_key, \
+        g.section_key = row.section_key, g.text_hash = row.text_hash, \
         g.block0 = row.blocks[0], g.block1 = row.blocks[1], g.block2 = row.blocks[2], \
         g.block3 = row.blocks[3], g.block4 = row.blocks[4], g.block5 = row.blocks[5], \
         g.block6 = row.blocks[6], g.block7 = row.blocks[7], g.generation_digest = row.digest \
@@ -243,6 +243,7 @@ pub fn section_id(label_id: &str, section_key: &str) -> String {
 /// A live segment of the snapshot, with the label version it belongs to.
 struct LiveSegment {
     fingerprint: Fingerprint,
+    text_hash: TextHash,
     text: String,
     set_id: String,
     label_id: String,
@@ -257,6 +258,7 @@ fn live_segments(snapshot: &Snapshot) -> Result<Vec<LiveSegment>, StoreError> {
         let label = &labels[segment.label as usize];
         segments.push(LiveSegment {
             fingerprint: segment.fingerprint,
+            text_hash: segment.text_hash,
             text: segment.text.to_owned(),
             set_id: label.set_id.clone(),
             label_id: label.label_id.clone(),
@@ -284,6 +286,7 @@ fn segment_row(segment: &LiveSegment, digest: &str) -> Value {
         "fp_lo": fp.low() as i64,
         "blocks": (0..8).map(|b| fp.block(b)).collect::<Vec<_>>(),
         "text": segment.text,
+        "text_hash": segment.text_hash.to_string(),
         "set_id": segment.set_id,
         "section_key": segment.section_key,
         "section": section_id(&segment.label_id, &segment.section_key),

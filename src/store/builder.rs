@@ -12,7 +12,7 @@ use tantivy::{Index, IndexWriter, Term};
 use super::schema::{register_analyzer, Fields};
 use super::vectors::{VectorSpace, VectorWriter, VECTORS_FILE};
 use super::{index_error, io_error, layout::sync_dir, StoreError};
-use crate::domain::Fingerprint;
+use crate::domain::TextHash;
 use crate::label::{LabelMeta, Segment};
 
 const WRITER_THREADS: usize = 2;
@@ -78,6 +78,7 @@ impl IndexBuilder {
             doc.add_text(self.fields.set_id, &meta.set_id);
             doc.add_u64(self.fields.fp_high, segment.fingerprint.high());
             doc.add_u64(self.fields.fp_low, segment.fingerprint.low());
+            doc.add_u64(self.fields.text_hash, TextHash::of(&segment.text).get());
             self.writer
                 .add_document(doc)
                 .map_err(index_error("adding a segment"))?;
@@ -85,14 +86,10 @@ impl IndexBuilder {
         Ok(())
     }
 
-    /// Records a segment's embedding (only when the builder was created with vectors).
-    pub fn add_vector(
-        &mut self,
-        fingerprint: Fingerprint,
-        vector: &[f32],
-    ) -> Result<(), StoreError> {
+    /// Records the embedding of a text (only when the builder was created with vectors).
+    pub fn add_vector(&mut self, text: TextHash, vector: &[f32]) -> Result<(), StoreError> {
         match &mut self.vectors {
-            Some(writer) => writer.append(fingerprint, vector),
+            Some(writer) => writer.append(text, vector),
             None => Ok(()),
         }
     }

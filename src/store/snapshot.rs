@@ -20,7 +20,7 @@ use super::lease::Lease;
 use super::schema::{register_analyzer, Fields};
 use super::vectors::{read_all, StoredVectors, VECTORS_FILE};
 use super::{index_error, io_error, DataDir, StoreError};
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::label::{addresses_patient, LabelMeta};
 
 /// Where a segment lives in this snapshot. Only meaningful for the snapshot that produced it.
@@ -40,6 +40,8 @@ pub struct StoredSegment {
 pub struct SegmentView<'a> {
     pub address: SegmentAddress,
     pub fingerprint: Fingerprint,
+    /// Shared by every copy of this exact text, under any label.
+    pub text_hash: TextHash,
     /// Ordinal into `Snapshot::labels`.
     pub label: u32,
     pub section_key: &'a str,
@@ -53,6 +55,8 @@ pub struct SegmentInfo {
     /// Ordinal into `Snapshot::labels`.
     pub label: u32,
     pub section_key: Arc<str>,
+    /// Shared by every copy of this exact text, under any label.
+    pub text_hash: TextHash,
     /// The text speaks to the patient (a medication guide, wherever the label put it).
     pub addresses_patient: bool,
 }
@@ -212,6 +216,7 @@ impl Snapshot {
                     address: segment.address,
                     label: segment.label,
                     section_key,
+                    text_hash: segment.text_hash,
                     addresses_patient: addresses_patient(segment.text),
                 },
             );
@@ -255,6 +260,9 @@ impl Snapshot {
             fingerprint: Fingerprint::from_halves(
                 u64_of(self.fields.fp_high).ok_or_else(|| corrupt("no fingerprint"))?,
                 u64_of(self.fields.fp_low).ok_or_else(|| corrupt("no fingerprint"))?,
+            ),
+            text_hash: TextHash::from_stored(
+                u64_of(self.fields.text_hash).ok_or_else(|| corrupt("no text hash"))?,
             ),
             label: *self
                 .label_ordinals

@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use drugcite::domain::Fingerprint;
+use drugcite::domain::{Fingerprint, TextHash};
 use drugcite::engine::Engine;
 use drugcite::ingest::{ingest, IngestError, IngestOptions, IngestReport, ProgressMode};
 use drugcite::store::{DataDir, Snapshot};
@@ -334,9 +334,9 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
     .unwrap();
     assert_eq!(
         (first.embeddings_computed, first.embeddings_reused),
-        (first.segments, 0)
+        (first.texts.distinct_texts, 0)
     );
-    let vectors_of = |dir: &Path| -> BTreeSet<(Fingerprint, Vec<u32>)> {
+    let vectors_of = |dir: &Path| -> BTreeSet<(TextHash, Vec<u32>)> {
         let stored = Snapshot::open_current(&DataDir::new(dir))
             .unwrap()
             .vectors()
@@ -344,15 +344,15 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
             .unwrap();
         let rows = stored.matrix.chunks_exact(stored.space.dimensions);
         let rows = rows.map(|r| r.iter().map(|v| v.to_bits()).collect());
-        stored.fingerprints.into_iter().zip(rows).collect()
+        stored.texts.into_iter().zip(rows).collect()
     };
     let before = vectors_of(&data_dir);
     let second = ingest(&DataDir::new(&data_dir), &[input], &options).unwrap();
     assert_eq!(
         (second.embeddings_computed, second.embeddings_reused),
-        (0, second.segments)
+        (0, second.texts.distinct_texts)
     );
-    assert_eq!(before.len() as u64, first.segments);
+    assert_eq!(before.len() as u64, first.texts.distinct_texts);
     assert_eq!(
         before,
         vectors_of(&data_dir),
