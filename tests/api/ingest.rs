@@ -305,10 +305,15 @@ fn a_verify_answer_of_a_replaced_generation_is_never_served() {
 }
 
 #[test]
-fn the_subset_index_has_an_embedding_for_every_segment() {
+fn the_subset_index_has_an_embedding_for_every_distinct_text() {
     let index = subset_index();
+    let texts = &index.report.texts;
     assert_eq!(
         index.report.embeddings_computed + index.report.embeddings_reused,
+        texts.distinct_texts
+    );
+    assert_eq!(
+        texts.distinct_texts + texts.embedding_copies,
         index.report.segments
     );
     let engine = Engine::open(DataDir::new(&index.data_dir), Some(embedder())).unwrap();
