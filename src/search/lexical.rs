@@ -5,6 +5,7 @@
 //! broken by fingerprint, so the order never depends on index layout or threads.
 
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use tantivy::collector::{Collector, SegmentCollector};
@@ -103,11 +104,33 @@ struct DistinctTexts {
 
 type Columns = Option<Arc<dyn ColumnValues<u64>>>;
 
+/// Text hashes are SHA-256 bytes already: the map uses them as they are, no second hash.
+#[derive(Default)]
+struct AlreadyHashed(u64);
+
+impl Hasher for AlreadyHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 << 8) | u64::from(*byte);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+type ByText<V> = HashMap<u64, V, BuildHasherDefault<AlreadyHashed>>;
+
 struct DistinctTextsInSegment {
     text_hash: Columns,
     fp_high: Columns,
     fp_low: Columns,
-    best: HashMap<u64, (Score, Fingerprint)>,
+    best: ByText<(Score, Fingerprint)>,
 }
 
 /// Whether `a` ranks before `b`: higher score, then smaller fingerprint.
@@ -135,7 +158,7 @@ impl Collector for DistinctTexts {
             text_hash: column("text_hash"),
             fp_high: column("fp_high"),
             fp_low: column("fp_low"),
-            best: HashMap::new(),
+            best: ByText::default(),
         })
     }
 
@@ -144,9 +167,9 @@ impl Collector for DistinctTexts {
     }
 
     fn merge_fruits(&self, segments: Vec<Vec<LexicalHit>>) -> tantivy::Result<Vec<LexicalHit>> {
-        let mut best: HashMap<TextHash, LexicalHit> = HashMap::new();
+        let mut best: ByText<LexicalHit> = ByText::default();
         for hit in segments.into_iter().flatten() {
-            let kept = best.entry(hit.text).or_insert(hit);
+            let kept = best.entry(hit.text.get()).or_insert(hit);
             if before((hit.score, hit.best), (kept.score, kept.best)) {
                 *kept = hit;
             }
