@@ -7,6 +7,7 @@ mod fingerprint;
 mod graph_bounds;
 mod question;
 mod set_id;
+mod text_hash;
 mod top_k;
 
 pub use api_key::ApiKey;
@@ -15,6 +16,7 @@ pub use fingerprint::Fingerprint;
 pub use graph_bounds::{GraphLimit, MaxHops};
 pub use question::{Question, PATTERN as QUESTION_PATTERN};
 pub use set_id::SetId;
+pub use text_hash::TextHash;
 pub use top_k::TopK;
 
 /// `requested` if it lies in `1..=max`, `default` if absent; `None` if out of range.

@@ -2,6 +2,7 @@
 //! at ingest (each backed by segment fingerprints), stored in the generation, and answered over
 //! with petgraph. No HTTP here.
 
+pub mod analysis;
 pub mod build;
 pub mod model;
 pub mod question;

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 pub use crate::progress::ProgressMode;
 pub use ledger::IngestMode;
-pub use report::{GraphReport, HistoryReport, IngestReport};
+pub use report::{GraphReport, HistoryReport, IngestReport, TextsReport};
 
 use self::embedding::{EmbeddingStage, StageError};
 use self::ledger::{Admission, Ledger};
@@ -98,7 +98,13 @@ pub fn ingest(
     let bytes_read = Arc::new(AtomicU64::new(0));
     let mut pipeline = Pipeline {
         builder,
-        embedding: options.embedder.map(|e| EmbeddingStage::new(e, cache)),
+        embedding: options.embedder.map(|e| {
+            let stage = EmbeddingStage::new(e, cache);
+            match options.mode {
+                IngestMode::Update => stage.skipping_cached(),
+                IngestMode::Full => stage,
+            }
+        }),
         ledger: Ledger::new(options.mode, base.as_ref()),
         report: ReportBuilder::new(&files, options.mode),
         progress: Progress::start(options.progress, "ingest", total_bytes(&files), Unit::Bytes),
@@ -132,13 +138,16 @@ pub fn ingest(
         pipeline.report.embeddings(stage.counts(), model);
     }
     pipeline.report.history(&pipeline.ledger, withdrawn);
+    let embedding_copies = pipeline.embedding.as_ref().map_or(0, |s| s.counts().copies);
     pipeline
         .builder
         .finish(pipeline.ledger.labels(), pipeline.ledger.history())?;
     let mut report = pipeline.report.finish(started.elapsed());
     write_manifest(draft.path(), &report)?;
     let vocabulary = graph_vocabulary(options, base.as_ref())?;
-    report.graph = build_graph(draft.path(), &vocabulary)?;
+    let previous = base.as_ref().map(Snapshot::generation);
+    (report.graph, report.texts) = build_graph(draft.path(), &vocabulary, previous)?;
+    report.texts.embedding_copies = embedding_copies;
     report.seconds = started.elapsed().as_secs_f64();
     write_manifest(draft.path(), &report)?;
     drop(base);
@@ -190,29 +199,35 @@ fn now_utc() -> String {
 }
 
 /// Extracts the knowledge graph from a finished generation and stores it there, with the
-/// condition vocabulary it was built with.
+/// condition vocabulary it was built with and the per-text analysis (reusing `live`'s).
 fn build_graph(
     generation: &Path,
     vocabulary: &[VocabularyTerm],
-) -> Result<GraphReport, StoreError> {
+    live: Option<&Path>,
+) -> Result<(GraphReport, TextsReport), StoreError> {
     let started = Instant::now();
     tracing::info!(
         vocabulary_terms = vocabulary.len(),
         "building the knowledge graph"
     );
     let snapshot = Snapshot::open_draft(generation)?;
-    let graph = crate::graph::build(&snapshot, &conditions::matcher(vocabulary))?;
+    let built = crate::graph::build(&snapshot, vocabulary, live)?;
+    let graph = built.graph;
     let write_error = |what: &str| {
         let what = format!("writing {what} in {}", generation.display());
         move |e| crate::store::io_error(what)(e)
     };
     graph.write(generation).map_err(write_error("the graph"))?;
+    built
+        .analyses
+        .write(generation)
+        .map_err(write_error("the text analysis"))?;
     conditions::vocabulary::write_compiled(generation, vocabulary)
         .map_err(write_error("the condition vocabulary"))?;
-    Ok(GraphReport::new(
-        &graph,
-        vocabulary.len(),
-        started.elapsed(),
+    let texts = TextsReport::new(built.segments, built.distinct_texts, &built.analyses);
+    Ok((
+        GraphReport::new(&graph, vocabulary.len(), started.elapsed()),
+        texts,
     ))
 }
 
@@ -270,7 +285,7 @@ impl Pipeline<'_> {
             self.builder.add_segment(&record.meta, &doc)?;
             self.report.doc_written();
             if let Some(stage) = &mut self.embedding {
-                stage.add(&mut self.builder, segment.fingerprint, &segment.text)?;
+                stage.add(&mut self.builder, &segment.text)?;
             }
         }
         self.report.indexed_label(
@@ -314,7 +329,7 @@ impl Pipeline<'_> {
         self.ledger.claim_doc(segment.fingerprint);
         self.report.doc_copied();
         if let Some(stage) = &mut self.embedding {
-            stage.add(&mut self.builder, segment.fingerprint, segment.text)?;
+            stage.add(&mut self.builder, segment.text)?;
         }
         Ok(())
     }

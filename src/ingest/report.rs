@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::embedding::EmbeddingCounts;
 use super::ledger::{IngestMode, Ledger};
+use crate::graph::analysis::Analyses;
 use crate::graph::GraphData;
 
 /// Positions listed per report; counts stay exact beyond it.
@@ -55,6 +56,9 @@ pub struct IngestReport {
     /// The knowledge graph extracted from the indexed segments.
     #[serde(default)]
     pub graph: GraphReport,
+    /// Copies of one text under several labels (repackagers): embedded and analysed once.
+    #[serde(default)]
+    pub texts: TextsReport,
     pub seconds: f64,
     /// Directory of the published generation.
     pub generation: String,
@@ -106,6 +110,34 @@ impl GraphReport {
     }
 }
 
+/// Distinct texts among the indexed segments, and what was done once per text.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct TextsReport {
+    pub segments: u64,
+    pub distinct_texts: u64,
+    /// Segments per distinct text (1.0: no copies).
+    pub duplicate_ratio: f64,
+    /// Segments whose text this ingest had already embedded (no vector of their own).
+    pub embedding_copies: u64,
+    /// Distinct (text, section) pairs of relation-bearing sections the graph analysed now, and
+    /// those whose analysis came from the live generation.
+    pub analyses_computed: u64,
+    pub analyses_reused: u64,
+}
+
+impl TextsReport {
+    pub fn new(segments: u64, distinct_texts: u64, analyses: &Analyses) -> Self {
+        Self {
+            segments,
+            distinct_texts,
+            duplicate_ratio: segments as f64 / distinct_texts.max(1) as f64,
+            embedding_copies: 0,
+            analyses_computed: analyses.computed,
+            analyses_reused: analyses.reused,
+        }
+    }
+}
+
 pub(super) struct ReportBuilder {
     report: IngestReport,
 }
@@ -131,6 +163,7 @@ impl ReportBuilder {
                 embedding_seconds: 0.0,
                 embedding_model: String::new(),
                 graph: GraphReport::default(),
+                texts: TextsReport::default(),
                 seconds: 0.0,
                 generation: String::new(),
             },
@@ -297,6 +330,16 @@ impl fmt::Display for IngestReport {
                 graph.vocabulary_terms
             )?;
         }
+        let texts = &self.texts;
+        writeln!(
+            f,
+            "distinct texts:    {} of {} segments ({:.2} segments per text); graph analyses {} computed, {} reused",
+            texts.distinct_texts,
+            texts.segments,
+            texts.duplicate_ratio,
+            texts.analyses_computed,
+            texts.analyses_reused
+        )?;
         writeln!(f, "seconds:           {:.1}", self.seconds)?;
         write!(f, "index:             {}", self.generation)
     }

@@ -5,12 +5,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::store::{Snapshot, StoreError};
 
 /// A segment with one label version that holds it.
 pub struct HeldSegment {
     pub fingerprint: Fingerprint,
+    pub text_hash: TextHash,
     pub text: Arc<str>,
     pub set_id: String,
     pub label_id: String,
@@ -19,9 +20,13 @@ pub struct HeldSegment {
 
 /// Every (segment, version) pair of the history, in (fingerprint, label id, section) order.
 pub fn held_segments(snapshot: &Snapshot) -> Result<Vec<HeldSegment>, StoreError> {
-    let mut docs: HashMap<Fingerprint, (Arc<str>, String)> = HashMap::new();
+    let mut docs: HashMap<Fingerprint, (TextHash, Arc<str>, String)> = HashMap::new();
     snapshot.visit_segments(|segment| {
-        let doc = (Arc::from(segment.text), segment.section_key.to_owned());
+        let doc = (
+            segment.text_hash,
+            Arc::from(segment.text),
+            segment.section_key.to_owned(),
+        );
         docs.insert(segment.fingerprint, doc);
     })?;
     let mut held = Vec::with_capacity(docs.len());
@@ -33,11 +38,12 @@ pub fn held_segments(snapshot: &Snapshot) -> Result<Vec<HeldSegment>, StoreError
                 .flat_map(|s| s.fingerprints.iter().map(move |fp| (*fp, Some(&s.key))));
             let retired = version.retired.iter().map(|fp| (*fp, None));
             for (fingerprint, key) in in_sections.chain(retired) {
-                let Some((text, doc_key)) = docs.get(&fingerprint) else {
+                let Some((text_hash, text, doc_key)) = docs.get(&fingerprint) else {
                     continue;
                 };
                 held.push(HeldSegment {
                     fingerprint,
+                    text_hash: *text_hash,
                     text: Arc::clone(text),
                     set_id: set.set_id.clone(),
                     label_id: version.label_id.clone(),

@@ -213,7 +213,7 @@ const WRITE_SECTIONS: &str = "UNWIND $rows AS row \
 const WRITE_SEGMENTS: &str = "UNWIND $rows AS row \
     MERGE (g:Segment {fingerprint: row.fingerprint}) \
     SET g.fp_hi = row.fp_hi, g.fp_lo = row.fp_lo, g.text = row.text, g.set_id = row.set_id, \
-        g.section_key = row.section_key, \
+        g.section_key = row.section_key, g.text_hash = row.text_hash, \
         g.block0 = row.blocks[0], g.block1 = row.blocks[1], g.block2 = row.blocks[2], \
         g.block3 = row.blocks[3], g.block4 = row.blocks[4], g.block5 = row.blocks[5], \
         g.block6 = row.blocks[6], g.block7 = row.blocks[7], g.generation_digest = row.digest \
@@ -261,6 +261,7 @@ fn segment_row(segment: &HeldSegment, digest: &str) -> Value {
         "fp_lo": fp.low() as i64,
         "blocks": (0..8).map(|b| fp.block(b)).collect::<Vec<_>>(),
         "text": segment.text.as_ref(),
+        "text_hash": segment.text_hash.to_string(),
         "set_id": segment.set_id,
         "section_key": segment.section_key,
         "section": section_id(&segment.label_id, &segment.section_key),

@@ -14,7 +14,7 @@ use super::history::{LabelHistory, HISTORY_FILE};
 use super::schema::{register_analyzer, Fields};
 use super::vectors::{VectorSpace, VectorWriter, VECTORS_FILE};
 use super::{index_error, io_error, layout::sync_dir, Snapshot, StoreError};
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::label::LabelMeta;
 
 const WRITER_THREADS: usize = 2;
@@ -117,20 +117,17 @@ impl IndexBuilder {
         doc.add_text(self.fields.set_id, &label.set_id);
         doc.add_u64(self.fields.fp_high, segment.fingerprint.high());
         doc.add_u64(self.fields.fp_low, segment.fingerprint.low());
+        doc.add_u64(self.fields.text_hash, TextHash::of(segment.text).get());
         self.writer
             .add_document(doc)
             .map_err(index_error("adding a segment"))?;
         Ok(())
     }
 
-    /// Records a segment's embedding (only when the builder was created with vectors).
-    pub fn add_vector(
-        &mut self,
-        fingerprint: Fingerprint,
-        vector: &[f32],
-    ) -> Result<(), StoreError> {
+    /// Records the embedding of a text (only when the builder was created with vectors).
+    pub fn add_vector(&mut self, text: TextHash, vector: &[f32]) -> Result<(), StoreError> {
         match &mut self.vectors {
-            Some(writer) => writer.append(fingerprint, vector),
+            Some(writer) => writer.append(text, vector),
             None => Ok(()),
         }
     }

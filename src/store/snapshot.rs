@@ -23,7 +23,7 @@ use super::lease::Lease;
 use super::schema::{register_analyzer, Fields};
 use super::vectors::{read_all, StoredVectors, VECTORS_FILE};
 use super::{index_error, io_error, DataDir, StoreError};
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::label::{addresses_patient, LabelMeta};
 
 /// Where a segment lives in this snapshot. Only meaningful for the snapshot that produced it.
@@ -60,6 +60,8 @@ pub struct VersionRef {
 pub struct SegmentView<'a> {
     pub address: SegmentAddress,
     pub fingerprint: Fingerprint,
+    /// Shared by every copy of this exact text, under any label.
+    pub text_hash: TextHash,
     /// Ordinal into `Snapshot::labels`: the newest version holding the segment.
     pub label: u32,
     /// In the current version of a label still published: searchable.
@@ -77,6 +79,8 @@ pub struct SegmentInfo {
     /// In the current version of a label still published: searchable.
     pub current: bool,
     pub section_key: Arc<str>,
+    /// Shared by every copy of this exact text, under any label.
+    pub text_hash: TextHash,
     /// The text speaks to the patient (a medication guide, wherever the label put it).
     pub addresses_patient: bool,
 }
@@ -272,6 +276,7 @@ impl Snapshot {
                     label: segment.label,
                     current: segment.current,
                     section_key,
+                    text_hash: segment.text_hash,
                     addresses_patient: addresses_patient(segment.text),
                 },
             );
@@ -322,6 +327,9 @@ impl Snapshot {
             fingerprint,
             label: holder.label,
             current: holder.current,
+            text_hash: TextHash::from_stored(
+                u64_of(self.fields.text_hash).ok_or_else(|| corrupt("no text hash"))?,
+            ),
             section_key: text_of(self.fields.section_key).ok_or_else(|| corrupt("no section"))?,
             text: text_of(self.fields.text).ok_or_else(|| corrupt("no text"))?,
         })

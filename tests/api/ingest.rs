@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use drugcite::domain::Fingerprint;
+use drugcite::domain::{Fingerprint, TextHash};
 use drugcite::engine::Engine;
 use drugcite::ingest::{
     ingest, IngestError, IngestMode, IngestOptions, IngestReport, ProgressMode,
@@ -315,10 +315,15 @@ fn a_verify_answer_of_a_replaced_generation_is_never_served() {
 }
 
 #[test]
-fn the_subset_index_has_an_embedding_for_every_segment() {
+fn the_subset_index_has_an_embedding_for_every_distinct_text() {
     let index = subset_index();
+    let texts = &index.report.texts;
     assert_eq!(
         index.report.embeddings_computed + index.report.embeddings_reused,
+        texts.distinct_texts
+    );
+    assert_eq!(
+        texts.distinct_texts + texts.embedding_copies,
         index.report.segments
     );
     let engine = Engine::open(DataDir::new(&index.data_dir), Some(embedder())).unwrap();
@@ -345,9 +350,9 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
     .unwrap();
     assert_eq!(
         (first.embeddings_computed, first.embeddings_reused),
-        (first.segments, 0)
+        (first.texts.distinct_texts, 0)
     );
-    let vectors_of = |dir: &Path| -> BTreeSet<(Fingerprint, Vec<u32>)> {
+    let vectors_of = |dir: &Path| -> BTreeSet<(TextHash, Vec<u32>)> {
         let stored = Snapshot::open_current(&DataDir::new(dir))
             .unwrap()
             .vectors()
@@ -355,15 +360,15 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
             .unwrap();
         let rows = stored.matrix.chunks_exact(stored.space.dimensions);
         let rows = rows.map(|r| r.iter().map(|v| v.to_bits()).collect());
-        stored.fingerprints.into_iter().zip(rows).collect()
+        stored.texts.into_iter().zip(rows).collect()
     };
     let before = vectors_of(&data_dir);
     let second = ingest(&DataDir::new(&data_dir), &[input], &options).unwrap();
     assert_eq!(
         (second.embeddings_computed, second.embeddings_reused),
-        (0, second.segments)
+        (0, second.texts.distinct_texts)
     );
-    assert_eq!(before.len() as u64, first.segments);
+    assert_eq!(before.len() as u64, first.texts.distinct_texts);
     assert_eq!(
         before,
         vectors_of(&data_dir),

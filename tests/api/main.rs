@@ -6,6 +6,7 @@ mod bolt;
 mod cli;
 mod connections;
 mod corpus;
+mod duplicates;
 mod envelopes;
 mod extract;
 mod graph;

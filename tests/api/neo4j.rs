@@ -618,6 +618,31 @@ fn expected(file: &str, e: &Embedded, snapshot: &Snapshot, fingerprint: &str) ->
                        "section": section_name(&key), "source": dailymed_url(&label.set_id)})
             })
             .collect(),
+        "13-labels-with-exactly-this-text.cypher" => {
+            let segments = live_segments(snapshot);
+            let text_of = |fp: &str| segments.iter().find(|s| s.0 == fp).map(|s| s.3.clone());
+            let wanted = text_of(fingerprint).expect("the fingerprint is a live segment");
+            let rows = segments
+                .iter()
+                .filter(|s| s.3 == wanted)
+                .map(|(fp, label_id, key, _)| {
+                    let label = snapshot
+                        .labels()
+                        .iter()
+                        .find(|l| &l.label_id == label_id)
+                        .unwrap();
+                    json!({"set_id": label.set_id, "manufacturer": label.drug.manufacturer,
+                           "fingerprint": fp, "section": section_name(key)})
+                })
+                .collect();
+            sorted_by(rows, |v| {
+                (
+                    text(v, "set_id"),
+                    text(v, "fingerprint"),
+                    text(v, "section"),
+                )
+            })
+        }
         other => panic!("{other} has no expectation here: add one"),
     }
 }
