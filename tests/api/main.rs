@@ -7,6 +7,7 @@ mod cli;
 mod connections;
 mod corpus;
 mod duplicates;
+mod duplicates_spl;
 mod envelopes;
 mod extract;
 mod graph;
