@@ -42,7 +42,7 @@ run() {
     report="$("$bin" ingest --data-dir "$work/data-$name" --lexical-only "$@" "$input" 2>/dev/null)"
     end=$(date +%s.%N)
     echo "== $name: $input"
-    grep -E '^(labels (read|indexed|superseded|skipped)|  [a-z_]+: [0-9]+$|segments|unknown SPL|graph|seconds)' <<<"$report"
+    grep -E '^(labels (read|indexed|superseded|skipped)|  [a-z_]+: [0-9]+$|segments|distinct texts|history|unknown SPL|graph|seconds)' <<<"$report"
     echo "wall seconds:      $(echo "$end - $start" | bc)"
     echo "index size:        $(du -sh "$work/data-$name/indexes" | cut -f1)"
 }
