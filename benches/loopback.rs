@@ -11,7 +11,7 @@ use std::time::Instant;
 use drugcite::embed::Embedder;
 use drugcite::engine::Engine;
 use drugcite::http;
-use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
+use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
 use drugcite::keys::{KeyStore, Scope};
 use drugcite::store::DataDir;
 
@@ -72,6 +72,7 @@ fn main() {
         .expect("shared vocabularies");
     let options = IngestOptions {
         progress: ProgressMode::Auto,
+        mode: IngestMode::Full,
         embedder: semantic.then_some(embedder.as_ref()),
         vocabulary: &vocabulary,
     };

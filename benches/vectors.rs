@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use drugcite::domain::Fingerprint;
 use drugcite::embed::Embedder;
-use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
+use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
 use drugcite::search::vectors::DenseIndex;
 use drugcite::store::{DataDir, Snapshot};
 use rand::{Rng, SeedableRng};
@@ -83,6 +83,7 @@ fn main() {
     let data_dir = DataDir::new(scratch.path().join("data"));
     let options = IngestOptions {
         progress: ProgressMode::Silent,
+        mode: IngestMode::Full,
         embedder: Some(&embedder),
         vocabulary: &[],
     };

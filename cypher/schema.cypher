@@ -11,6 +11,7 @@ CREATE INDEX FOR (n:Label) ON (n.label_id);
 CREATE INDEX FOR (n:Label) ON (n.set_id);
 CREATE INDEX FOR (n:Section) ON (n.id);
 CREATE INDEX FOR (n:Segment) ON (n.fingerprint);
+CREATE INDEX FOR (n:Segment) ON (n.text_hash);
 CREATE INDEX FOR (n:Segment) ON (n.block0);
 CREATE INDEX FOR (n:Segment) ON (n.block1);
 CREATE INDEX FOR (n:Segment) ON (n.block2);

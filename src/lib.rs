@@ -9,6 +9,7 @@ pub mod embed;
 pub mod engine;
 pub mod eval;
 pub mod graph;
+pub mod history;
 pub mod http;
 pub mod ingest;
 pub mod keys;

@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::graph::Reasoner;
+use crate::search::collapse::Copies;
 use crate::search::understanding::{DrugVocabulary, LabelNames};
 use crate::search::vectors::DenseIndex;
 use crate::store::{
@@ -27,7 +28,10 @@ pub struct Live {
     pub reasoner: Option<Arc<Reasoner>>,
     pub fingerprints: FingerprintIndex,
     pub catalog: HashMap<Fingerprint, SegmentInfo>,
-    pub dense: Option<DenseIndex>,
+    /// The searchable copies of each distinct text.
+    pub copies: Copies,
+    /// One row per distinct searchable text.
+    pub dense: Option<DenseIndex<TextHash>>,
     pub vocabulary: DrugVocabulary,
 }
 
@@ -91,20 +95,15 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
     let snapshot = Snapshot::open_current(data_dir)?;
     let fingerprints = FingerprintIndex::build(snapshot.fingerprints()?);
     let catalog = snapshot.catalog()?;
-    let dense = usable_vectors(&snapshot, options.space, &catalog)?;
+    let copies = Copies::build(&catalog);
+    let dense = usable_vectors(&snapshot, options.space, &copies)?;
     let vocabulary =
-        DrugVocabulary::build(
-            snapshot
-                .labels()
-                .iter()
-                .enumerate()
-                .map(|(i, l)| LabelNames {
-                    label: i as u32,
-                    generic: &l.drug.name,
-                    names: &l.search_names,
-                    classes: &l.classes,
-                }),
-        );
+        DrugVocabulary::build(snapshot.current_labels().map(|(label, l)| LabelNames {
+            label,
+            generic: &l.drug.name,
+            names: &l.search_names,
+            classes: &l.classes,
+        }));
     let reasoner = if options.embedded_graph {
         let generation = snapshot.generation();
         let reasoner = Reasoner::load(generation).map_err(io_error(format!(
@@ -121,6 +120,7 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
         reasoner,
         fingerprints,
         catalog,
+        copies,
         dense,
         vocabulary,
     })
@@ -130,10 +130,10 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
 fn usable_vectors(
     snapshot: &Snapshot,
     space: Option<VectorSpace>,
-    catalog: &HashMap<Fingerprint, SegmentInfo>,
-) -> Result<Option<DenseIndex>, StoreError> {
+    copies: &Copies,
+) -> Result<Option<DenseIndex<TextHash>>, StoreError> {
     Ok(match (snapshot.vectors()?, space) {
-        (Some(stored), Some(space)) if stored.space == space => Some(live_rows(stored, catalog)),
+        (Some(stored), Some(space)) if stored.space == space => Some(live_rows(stored, copies)),
         (Some(_), Some(_)) => {
             tracing::warn!(
                 generation = %snapshot.generation().display(),
@@ -146,21 +146,21 @@ fn usable_vectors(
     })
 }
 
-/// The dense index over one row per segment still in the index: a version superseded during
-/// the same ingest leaves rows behind in the vectors file, and a fingerprint stored twice keeps
-/// its first row only (the same fingerprint is the same text, so the same vector).
-fn live_rows(stored: StoredVectors, catalog: &HashMap<Fingerprint, SegmentInfo>) -> DenseIndex {
-    let mut fingerprints = Vec::with_capacity(stored.fingerprints.len());
+/// The dense index over one row per distinct text a current segment holds (superseded and
+/// withdrawn ones are never searched); a text stored twice keeps its first row only (the same
+/// text has the same vector).
+fn live_rows(stored: StoredVectors, copies: &Copies) -> DenseIndex<TextHash> {
+    let mut texts = Vec::with_capacity(stored.texts.len());
     let mut matrix = Vec::with_capacity(stored.matrix.len());
-    let mut seen = HashSet::with_capacity(stored.fingerprints.len());
+    let mut seen = HashSet::with_capacity(stored.texts.len());
     let rows = stored.matrix.chunks_exact(stored.space.dimensions);
-    for (fp, row) in stored.fingerprints.into_iter().zip(rows) {
-        if catalog.contains_key(&fp) && seen.insert(fp) {
-            fingerprints.push(fp);
+    for (text, row) in stored.texts.into_iter().zip(rows) {
+        if copies.contains(text) && seen.insert(text) {
+            texts.push(text);
             matrix.extend_from_slice(row);
         }
     }
-    DenseIndex::new(stored.space.dimensions, fingerprints, matrix)
+    DenseIndex::new(stored.space.dimensions, texts, matrix)
 }
 
 #[cfg(test)]
@@ -168,34 +168,43 @@ mod tests {
     use super::*;
     use crate::store::{SegmentAddress, VectorSpace};
 
-    fn info(label: u32) -> SegmentInfo {
+    fn info(label: u32, text: &str, current: bool) -> SegmentInfo {
         SegmentInfo {
             address: SegmentAddress(tantivy::DocAddress::new(0, label)),
             label,
+            current,
             section_key: Arc::from("warnings"),
+            text_hash: TextHash::of(text),
             addresses_patient: false,
         }
     }
 
     #[test]
-    fn a_fingerprint_stored_twice_gets_one_row_and_gone_segments_none() {
-        let (a, b, gone) = (
-            Fingerprint::from_halves(0, 1),
-            Fingerprint::from_halves(0, 2),
-            Fingerprint::from_halves(0, 3),
+    fn a_text_stored_twice_or_held_by_two_labels_gets_one_row_and_gone_or_superseded_texts_none() {
+        let fp = |i: u64| Fingerprint::from_halves(0, i);
+        let catalog = HashMap::from([
+            (fp(1), info(0, "a", true)),
+            (fp(2), info(1, "b", true)),
+            (fp(3), info(2, "a", true)),
+            (fp(4), info(3, "old", false)),
+        ]);
+        let (a, b, gone, old) = (
+            TextHash::of("a"),
+            TextHash::of("b"),
+            TextHash::of("gone"),
+            TextHash::of("old"),
         );
-        let catalog = HashMap::from([(a, info(0)), (b, info(1))]);
         let stored = StoredVectors {
             space: VectorSpace {
                 model_id: [0; 16],
                 dimensions: 2,
             },
-            fingerprints: vec![a, gone, b, a],
-            matrix: vec![1.0, 0.0, 0.0, 1.0, 0.6, 0.8, 1.0, 0.0],
+            texts: vec![a, gone, b, a, old],
+            matrix: vec![1.0, 0.0, 0.0, 1.0, 0.6, 0.8, 1.0, 0.0, 1.0, 0.0],
         };
-        let dense = live_rows(stored, &catalog);
+        let dense = live_rows(stored, &Copies::build(&catalog));
         let nearest = dense.nearest(&[1.0, 0.0], 10);
-        let found: Vec<Fingerprint> = nearest.iter().map(|(fp, _)| *fp).collect();
+        let found: Vec<TextHash> = nearest.iter().map(|(text, _)| *text).collect();
         assert_eq!(found, [a, b]);
     }
 }

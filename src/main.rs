@@ -18,7 +18,7 @@ use drugcite::engine::GraphBackend;
 use drugcite::eval::{parse_question, score, Judged, Summary};
 use drugcite::graph::GraphData;
 use drugcite::http::{ConnectionBounds, RateLimitConfig};
-use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
+use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
 use drugcite::keys::{KeyStore, Scope};
 use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
 use drugcite::startup::{ServeConfig, Server};
@@ -53,11 +53,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Build a new index from openFDA label files and make it live atomically.
+    /// Build a new index from openFDA label files and make it live atomically; every label
+    /// version ever ingested stays verifiable.
     Ingest {
         /// .jsonl/.ndjson (optionally .gz), .json envelopes or arrays (optionally .gz), bulk .zip files, or directories of them.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Add the new labels and label versions of PATHS to the live index, keeping everything
+        /// else as it is (cost proportional to what is new). Without it, PATHS are a full
+        /// snapshot: labels the live index has and PATHS lack are marked withdrawn.
+        #[arg(long)]
+        update: bool,
         /// Skip embeddings: a BM25-only index, much faster to build.
         #[arg(long)]
         lexical_only: bool,
@@ -291,6 +297,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Ingest {
             paths,
+            update,
             lexical_only,
             vocab,
             neo4j,
@@ -305,6 +312,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 progress: ProgressMode::Auto,
                 embedder: embedder.as_deref(),
                 vocabulary: &vocabulary,
+                mode: if update {
+                    IngestMode::Update
+                } else {
+                    IngestMode::Full
+                },
             };
             let report = ingest(&data_dir, &paths, &options)?;
             println!("{report}");

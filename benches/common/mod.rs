@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use drugcite::engine::Engine;
 use drugcite::http::{AppState, RateLimitConfig};
-use drugcite::ingest::{ingest, IngestOptions, IngestReport, ProgressMode};
+use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
 use drugcite::keys::KeyRing;
 use drugcite::store::DataDir;
 
@@ -37,6 +37,7 @@ pub fn lexical_corpus_index(data_dir: &DataDir) -> IngestReport {
         .expect("shared vocabularies");
     let options = IngestOptions {
         progress: ProgressMode::Auto,
+        mode: IngestMode::Full,
         embedder: None,
         vocabulary: &vocabulary,
     };

@@ -6,6 +6,8 @@ mod filters;
 mod fingerprint;
 mod graph_bounds;
 mod question;
+mod set_id;
+mod text_hash;
 mod top_k;
 
 pub use api_key::ApiKey;
@@ -13,6 +15,8 @@ pub use filters::SearchFilters;
 pub use fingerprint::Fingerprint;
 pub use graph_bounds::{GraphLimit, MaxHops};
 pub use question::{Question, PATTERN as QUESTION_PATTERN};
+pub use set_id::SetId;
+pub use text_hash::TextHash;
 pub use top_k::TopK;
 
 /// `requested` if it lies in `1..=max`, `default` if absent; `None` if out of range.
@@ -52,4 +56,6 @@ pub enum InvalidInput {
     LimitOutOfRange { max: i64 },
     #[error("API key is malformed")]
     ApiKeyFormat,
+    #[error("set id must be a UUID (8-4-4-4-12 hexadecimal digits)")]
+    SetId,
 }

@@ -1,14 +1,20 @@
-//! Builds the knowledge graph of a generation from its segments: every statement of every
-//! segment of a relation-bearing section becomes (or strengthens) a relationship from the
+//! Builds the knowledge graph of a generation from its current segments: every statement of
+//! every current segment of a relation-bearing section becomes (or strengthens) a relationship
+//! from the
 //! label's drug, with the segment's fingerprint as evidence; drugs link to their classes.
-//! Reads a snapshot, returns data; writing it is the caller's.
+//! Each distinct (text, section) is analysed once (`analysis.rs`) and its statements reused
+//! for every copy. Reads a snapshot, returns data; writing it is the caller's.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::Path;
 use std::sync::Arc;
 
+use super::analysis::{inputs_digest, Analyses, Found};
 use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severity};
+use super::name_words::name_words;
 use super::relations::{relation_of_section, statements, Drugs, Target};
-use crate::conditions::Matcher;
+use crate::conditions::{self, VocabularyTerm};
+use crate::domain::TextHash;
 use crate::label::LabelMeta;
 use crate::search::understanding::{DrugVocabulary, LabelNames};
 use crate::store::{Snapshot, StoreError};
@@ -32,31 +38,67 @@ pub fn target_nodes(target: &Target, labels: &[Arc<LabelMeta>]) -> Vec<Node> {
     }
 }
 
-/// The graph of `snapshot`, conditions found with `matcher`.
-pub fn build(snapshot: &Snapshot, matcher: &Matcher) -> Result<GraphData, StoreError> {
+/// A built graph with the per-text analysis it was built from and the duplicate counts.
+pub struct Built {
+    pub graph: GraphData,
+    pub analyses: Analyses,
+    /// Live segments, and the distinct texts among them.
+    pub segments: u64,
+    pub distinct_texts: u64,
+}
+
+/// The graph of `snapshot`, conditions found with the matcher of `vocabulary`; the analysis of
+/// the generation `previous` is reused for texts it holds when it was made from the same inputs.
+pub fn build(
+    snapshot: &Snapshot,
+    vocabulary: &[VocabularyTerm],
+    previous: Option<&Path>,
+) -> Result<Built, StoreError> {
     let labels = snapshot.labels();
-    let vocabulary = DrugVocabulary::build(labels.iter().enumerate().map(|(i, l)| LabelNames {
-        label: i as u32,
-        generic: &l.drug.name,
-        names: &l.search_names,
-        classes: &l.classes,
-    }));
+    let matcher = conditions::matcher(vocabulary);
+    let current: Vec<Arc<LabelMeta>> = snapshot
+        .current_labels()
+        .map(|(_, l)| Arc::clone(l))
+        .collect();
+    let mut analyses = Analyses::new(inputs_digest(vocabulary), name_words(&current), previous);
+    let (mut segments, mut texts) = (0u64, HashSet::<TextHash>::new());
+    let vocabulary =
+        DrugVocabulary::build(snapshot.current_labels().map(|(label, l)| LabelNames {
+            label,
+            generic: &l.drug.name,
+            names: &l.search_names,
+            classes: &l.classes,
+        }));
     let drugs = Drugs::new(&vocabulary, labels);
     let drug_of = |label: u32| Node::drug(&labels[label as usize].drug.name);
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
     let mut edges: BTreeMap<(String, String, RelationType), Accumulated> = BTreeMap::new();
-    for label in 0..labels.len() as u32 {
+    for (label, _) in snapshot.current_labels() {
         let drug = drug_of(label);
         nodes.insert(drug.id.clone(), drug);
     }
     snapshot.visit_segments(|segment| {
+        if !segment.current {
+            return;
+        }
+        segments += 1;
+        texts.insert(segment.text_hash);
         if relation_of_section(segment.section_key).is_none() {
             return;
         }
         let from = drug_of(segment.label);
-        for statement in statements(segment.text, segment.section_key, matcher, &drugs) {
-            let targets = target_nodes(&statement.target, labels);
-            for to in targets.into_iter().filter(|to| to.id != from.id) {
+        let found = analyses.of(segment.text_hash, segment.text, segment.section_key, || {
+            statements(segment.text, segment.section_key, &matcher, &drugs)
+                .into_iter()
+                .map(|statement| Found {
+                    targets: target_nodes(&statement.target, labels),
+                    kind: statement.kind,
+                    severity: statement.severity,
+                })
+                .collect()
+        });
+        for statement in found.iter() {
+            for to in statement.targets.iter().filter(|to| to.id != from.id) {
                 let edge = edges
                     .entry((from.id.clone(), to.id.clone(), statement.kind))
                     .or_default();
@@ -65,7 +107,7 @@ pub fn build(snapshot: &Snapshot, matcher: &Matcher) -> Result<GraphData, StoreE
                     fingerprint: segment.fingerprint,
                     section: segment.section_key.to_owned(),
                 });
-                nodes.entry(to.id.clone()).or_insert(to);
+                nodes.entry(to.id.clone()).or_insert_with(|| to.clone());
             }
         }
     })?;
@@ -81,7 +123,7 @@ pub fn build(snapshot: &Snapshot, matcher: &Matcher) -> Result<GraphData, StoreE
         }
         nodes.insert(class.id.clone(), class);
     }
-    Ok(GraphData {
+    let graph = GraphData {
         nodes: nodes.into_values().collect(),
         relationships: edges
             .into_iter()
@@ -93,5 +135,11 @@ pub fn build(snapshot: &Snapshot, matcher: &Matcher) -> Result<GraphData, StoreE
                 evidence: edge.evidence.into_iter().collect(),
             })
             .collect(),
+    };
+    Ok(Built {
+        graph,
+        analyses,
+        segments,
+        distinct_texts: texts.len() as u64,
     })
 }

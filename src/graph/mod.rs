@@ -2,8 +2,10 @@
 //! at ingest (each backed by segment fingerprints), stored in the generation, and answered over
 //! with petgraph. No HTTP here.
 
+pub mod analysis;
 pub mod build;
 pub mod model;
+mod name_words;
 pub mod question;
 pub mod reason;
 pub mod relations;

@@ -1,22 +1,31 @@
 //! The graph service behind /v1/graph: reads a question, answers it over the live generation's
 //! graph (or the graph of the last completed Neo4j sync) and resolves each relationship's
-//! evidence through verify. Owns the graph loaded from Neo4j; no HTTP, no ranking of search.
+//! evidence through verify, one item per distinct text (copies under other labels named in its
+//! `also_in`). Owns the graph loaded from Neo4j; no HTTP, no ranking of search.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, TryLockError};
 
 use arc_swap::ArcSwapOption;
 
 use super::{Evidence, Found, GraphQuestion, Hop, Node, Reasoner, RelationType, Severity};
-use crate::domain::{GraphLimit, MaxHops, Question};
+use crate::domain::{Fingerprint, GraphLimit, MaxHops, Question, TextHash};
 use crate::engine::EngineError;
-use crate::live::LiveIndex;
+use crate::live::{Live, LiveIndex};
 use crate::neo4j::SyncWatch;
+use crate::search::collapse::{searchable, AlsoIn};
 use crate::store::{io_error, StoredSegment};
 use crate::verify::{Verification, Verifier};
 
-/// Evidence segments shown per graph relationship (all are counted).
+/// Evidence texts shown per graph relationship (all are counted).
 const EVIDENCE_SHOWN: usize = 3;
+
+/// One distinct text stating a relationship: the copy shown and the other labels holding it.
+pub struct EvidenceText {
+    pub segment: Arc<StoredSegment>,
+    pub also_in: AlsoIn,
+}
 
 /// A graph answer: the question as understood and the ranked relationships.
 pub struct GraphAnswer {
@@ -29,9 +38,9 @@ pub struct AnsweredRelationship {
     pub target: Node,
     pub kind: RelationType,
     pub severity: Option<Severity>,
-    /// The first `EVIDENCE_SHOWN` stating segments, boxed warnings first.
-    pub evidence: Vec<Arc<StoredSegment>>,
-    /// How many segments state it in all.
+    /// The first `EVIDENCE_SHOWN` distinct stating texts, boxed warnings first.
+    pub evidence: Vec<EvidenceText>,
+    /// How many distinct texts state it in all.
     pub evidence_count: usize,
     /// The hop chain from the question's anchor to this relationship.
     pub path: Vec<Hop>,
@@ -100,7 +109,7 @@ impl GraphService {
             .answer(&understood, max_hops.get(), limit.get());
         let relationships = found
             .iter()
-            .map(|f| self.answered(f, understood.boxed_only))
+            .map(|f| self.answered(&live, f, understood.boxed_only))
             .collect::<Result<_, _>>()?;
         Ok(GraphAnswer {
             understood,
@@ -108,10 +117,11 @@ impl GraphService {
         })
     }
 
-    /// A found relationship with its strongest evidence segments (boxed warnings first; only
-    /// those when the question asks about boxed warnings).
+    /// A found relationship with its strongest evidence texts (boxed warnings first; only
+    /// those when the question asks about boxed warnings), each once.
     fn answered(
         &self,
+        live: &Live,
         found: &Found,
         boxed_only: bool,
     ) -> Result<AnsweredRelationship, EngineError> {
@@ -122,12 +132,13 @@ impl GraphService {
             .iter()
             .filter(|e| !boxed_only || boxed(e))
             .collect();
-        let evidence_count = evidence.len();
         evidence.sort_by_key(|e| (!boxed(e), e.fingerprint));
-        let mut segments = Vec::new();
-        for item in evidence.into_iter().take(EVIDENCE_SHOWN) {
-            if let Verification::Verified(segment) = self.verifier.verify(item.fingerprint)? {
-                segments.push(segment);
+        let texts = by_text(live, evidence.iter().map(|e| e.fingerprint));
+        let mut shown = Vec::new();
+        for copies in texts.iter().take(EVIDENCE_SHOWN) {
+            if let Verification::Verified(segment) = self.verifier.verify(copies[0])? {
+                let also_in = AlsoIn::of(&copies[1..], &live.catalog, live.snapshot.labels());
+                shown.push(EvidenceText { segment, also_in });
             }
         }
         Ok(AnsweredRelationship {
@@ -135,11 +146,35 @@ impl GraphService {
             target: found.target.clone(),
             kind: found.edge.kind,
             severity: found.edge.severity,
-            evidence_count,
-            evidence: segments,
+            evidence_count: texts.len(),
+            evidence: shown,
             path: found.path.clone(),
         })
     }
+}
+
+/// Evidence fingerprints grouped by their text, groups and copies in the order given; a
+/// fingerprint the live catalog does not hold as searchable stands alone.
+fn by_text(live: &Live, evidence: impl Iterator<Item = Fingerprint>) -> Vec<Vec<Fingerprint>> {
+    let mut groups: Vec<Vec<Fingerprint>> = Vec::new();
+    let mut group_of: HashMap<TextHash, usize> = HashMap::new();
+    for fingerprint in evidence {
+        let text = live
+            .catalog
+            .get(&fingerprint)
+            .filter(|info| searchable(info))
+            .map(|info| info.text_hash);
+        match text.and_then(|t| group_of.get(&t)) {
+            Some(&group) => groups[group].push(fingerprint),
+            None => {
+                if let Some(text) = text {
+                    group_of.insert(text, groups.len());
+                }
+                groups.push(vec![fingerprint]);
+            }
+        }
+    }
+    groups
 }
 
 /// The graph read from Neo4j, and what it was read for.

@@ -70,6 +70,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .route("/v1/search", post(routes::search::search))
         .route("/v1/graph", post(routes::graph::graph))
         .route("/v1/verify/{fingerprint}", get(routes::verify::verify))
+        .route("/v1/labels/{set_id}", get(routes::labels::label))
         .route("/openapi.json", get(openapi::document))
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })

@@ -1,14 +1,15 @@
-//! The embedding stage of ingest: every segment gets a vector, reused by fingerprint from the
-//! live generation when it has one, else computed by the passage encoder. Segments wait in a
-//! buffer that is tokenised and embedded together.
+//! The embedding stage of ingest: every distinct segment text gets one vector, however many
+//! labels repeat it — reused by text hash from the live generation when it has one, else
+//! computed by the passage encoder. Texts wait in a buffer that is embedded together.
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use crate::domain::Fingerprint;
+use crate::domain::TextHash;
 use crate::embed::{EmbedError, Embedder};
 use crate::store::{IndexBuilder, StoreError, VectorCache};
 
-/// Segments buffered before embedding: tokenised and embedded together, in one batch.
+/// Texts buffered before embedding: tokenised and embedded together, in one batch.
 const BUFFER: usize = 4096;
 
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +24,8 @@ pub enum StageError {
 pub struct EmbeddingCounts {
     pub computed: u64,
     pub reused: u64,
+    /// Segments whose text this run had already embedded or reused (a copy under another label).
+    pub copies: u64,
     pub tokens: u64,
     pub compute_time: Duration,
 }
@@ -30,7 +33,9 @@ pub struct EmbeddingCounts {
 pub struct EmbeddingStage<'e> {
     embedder: &'e Embedder,
     cache: Option<VectorCache>,
-    pending: Vec<(Fingerprint, String)>,
+    /// Every text this run has given a vector (or buffered for one).
+    seen: HashSet<TextHash>,
+    pending: Vec<(TextHash, String)>,
     counts: EmbeddingCounts,
 }
 
@@ -39,27 +44,38 @@ impl<'e> EmbeddingStage<'e> {
         Self {
             embedder,
             cache,
+            seen: HashSet::new(),
             pending: Vec::with_capacity(BUFFER),
             counts: EmbeddingCounts::default(),
         }
+    }
+
+    /// For an update, whose vectors file starts as a copy of the cache's: texts the cache
+    /// holds are already stored and never written again.
+    pub fn skipping_cached(mut self) -> Self {
+        if let Some(cache) = &self.cache {
+            self.seen.extend(cache.texts());
+        }
+        self
     }
 
     pub fn counts(&self) -> EmbeddingCounts {
         self.counts
     }
 
-    pub fn add(
-        &mut self,
-        builder: &mut IndexBuilder,
-        fingerprint: Fingerprint,
-        text: &str,
-    ) -> Result<(), StageError> {
-        if let Some(vector) = self.cache.as_ref().and_then(|c| c.get(fingerprint)) {
-            builder.add_vector(fingerprint, &vector)?;
+    /// Gives `text` a vector unless this run already did.
+    pub fn add(&mut self, builder: &mut IndexBuilder, text: &str) -> Result<(), StageError> {
+        let key = TextHash::of(text);
+        if !self.seen.insert(key) {
+            self.counts.copies += 1;
+            return Ok(());
+        }
+        if let Some(vector) = self.cache.as_ref().and_then(|c| c.get(key)) {
+            builder.add_vector(key, &vector)?;
             self.counts.reused += 1;
             return Ok(());
         }
-        self.pending.push((fingerprint, text.to_owned()));
+        self.pending.push((key, text.to_owned()));
         if self.pending.len() >= BUFFER {
             self.flush(builder)?;
         }
@@ -71,8 +87,8 @@ impl<'e> EmbeddingStage<'e> {
         let started = Instant::now();
         let texts: Vec<&str> = self.pending.iter().map(|(_, t)| t.as_str()).collect();
         let embedded = self.embedder.embed_passages(&texts)?;
-        for ((fingerprint, _), vector) in self.pending.iter().zip(&embedded.vectors) {
-            builder.add_vector(*fingerprint, vector)?;
+        for ((key, _), vector) in self.pending.iter().zip(&embedded.vectors) {
+            builder.add_vector(*key, vector)?;
         }
         self.counts.computed += self.pending.len() as u64;
         self.counts.tokens += embedded.tokens as u64;

@@ -9,6 +9,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::embedding::EmbeddingCounts;
+use super::ledger::{IngestMode, Ledger};
+use crate::graph::analysis::Analyses;
 use crate::graph::GraphData;
 
 /// Positions listed per report; counts stay exact beyond it.
@@ -23,18 +25,26 @@ pub struct Skip {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct IngestReport {
     pub inputs: Vec<String>,
+    pub mode: IngestMode,
     pub labels_read: u64,
+    /// Label versions indexed from the inputs.
     pub labels_indexed: u64,
-    /// Earlier versions in the same input replaced by a newer version of their set id.
-    pub labels_superseded: u64,
     pub labels_skipped: BTreeMap<String, u64>,
     /// The first skipped records, with position and reason.
     pub skipped: Vec<Skip>,
+    /// Segments of the label versions indexed from the inputs.
     pub segments: u64,
+    /// The label history the generation holds after this ingest.
+    pub history: HistoryReport,
     /// `*_table` HTML fields left out (their text is part of the section text).
     pub html_tables_not_indexed: u64,
     /// Labels without an openFDA name whose drug name was derived from SPL product data.
     pub names_from_product_data: u64,
+    /// SPL section codes openFDA does not name, with how many documents used each: such a
+    /// subsection's text stays in its parent section only; a top-level one is indexed as
+    /// `spl_unclassified_section`, as openFDA does.
+    #[serde(default)]
+    pub unknown_section_codes: BTreeMap<String, u64>,
     /// Segment embeddings computed by the model, and reused from the previous generation.
     pub embeddings_computed: u64,
     pub embeddings_reused: u64,
@@ -46,9 +56,28 @@ pub struct IngestReport {
     /// The knowledge graph extracted from the indexed segments.
     #[serde(default)]
     pub graph: GraphReport,
+    /// Copies of one text under several labels (repackagers): embedded and analysed once.
+    #[serde(default)]
+    pub texts: TextsReport,
     pub seconds: f64,
     /// Directory of the published generation.
     pub generation: String,
+}
+
+/// Label versions and segment docs of the generation, and what this ingest changed.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct HistoryReport {
+    /// Label sets (set ids) and label versions the generation holds.
+    pub label_sets: usize,
+    pub label_versions: usize,
+    /// Versions kept from the live generation without being in the inputs.
+    pub versions_carried: usize,
+    /// Sets a full ingest found absent from its inputs and marked withdrawn.
+    pub sets_withdrawn: u64,
+    /// Segment docs written from the inputs (new texts), and copied from the live generation
+    /// (superseded and withdrawn segments a full ingest carries forward).
+    pub segment_docs_written: u64,
+    pub segment_docs_copied: u64,
 }
 
 /// Node and relationship counts of the graph, by kind, and how it was built.
@@ -81,29 +110,60 @@ impl GraphReport {
     }
 }
 
+/// Distinct texts among the indexed segments, and what was done once per text.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct TextsReport {
+    pub segments: u64,
+    pub distinct_texts: u64,
+    /// Segments per distinct text (1.0: no copies).
+    pub duplicate_ratio: f64,
+    /// Segments whose text this ingest had already embedded (no vector of their own).
+    pub embedding_copies: u64,
+    /// Distinct (text, section) pairs of relation-bearing sections the graph analysed now, and
+    /// those whose analysis came from the live generation.
+    pub analyses_computed: u64,
+    pub analyses_reused: u64,
+}
+
+impl TextsReport {
+    pub fn new(segments: u64, distinct_texts: u64, analyses: &Analyses) -> Self {
+        Self {
+            segments,
+            distinct_texts,
+            duplicate_ratio: segments as f64 / distinct_texts.max(1) as f64,
+            embedding_copies: 0,
+            analyses_computed: analyses.computed,
+            analyses_reused: analyses.reused,
+        }
+    }
+}
+
 pub(super) struct ReportBuilder {
     report: IngestReport,
 }
 
 impl ReportBuilder {
-    pub fn new(files: &[PathBuf]) -> Self {
+    pub fn new(files: &[PathBuf], mode: IngestMode) -> Self {
         Self {
             report: IngestReport {
                 inputs: files.iter().map(|f| f.display().to_string()).collect(),
+                mode,
                 labels_read: 0,
                 labels_indexed: 0,
-                labels_superseded: 0,
                 labels_skipped: BTreeMap::new(),
                 skipped: Vec::new(),
                 segments: 0,
+                history: HistoryReport::default(),
                 html_tables_not_indexed: 0,
                 names_from_product_data: 0,
+                unknown_section_codes: BTreeMap::new(),
                 embeddings_computed: 0,
                 embeddings_reused: 0,
                 embedding_tokens: 0,
                 embedding_seconds: 0.0,
                 embedding_model: String::new(),
                 graph: GraphReport::default(),
+                texts: TextsReport::default(),
                 seconds: 0.0,
                 generation: String::new(),
             },
@@ -112,6 +172,16 @@ impl ReportBuilder {
 
     pub fn record_read(&mut self) {
         self.report.labels_read += 1;
+    }
+
+    pub fn unknown_section_codes(&mut self, codes: &[String]) {
+        for code in codes {
+            *self
+                .report
+                .unknown_section_codes
+                .entry(code.clone())
+                .or_default() += 1;
+        }
     }
 
     pub fn skip(&mut self, position: &str, reason_key: &str, reason: &str) {
@@ -136,10 +206,20 @@ impl ReportBuilder {
         self.report.names_from_product_data += u64::from(derived_name);
     }
 
-    pub fn superseded(&mut self, segments: u64) {
-        self.report.labels_indexed -= 1;
-        self.report.labels_superseded += 1;
-        self.report.segments -= segments;
+    pub fn doc_written(&mut self) {
+        self.report.history.segment_docs_written += 1;
+    }
+
+    pub fn doc_copied(&mut self) {
+        self.report.history.segment_docs_copied += 1;
+    }
+
+    pub fn history(&mut self, ledger: &Ledger, sets_withdrawn: u64) {
+        let history = &mut self.report.history;
+        history.label_sets = ledger.history().len();
+        history.label_versions = ledger.label_count();
+        history.versions_carried = ledger.carried_versions();
+        history.sets_withdrawn = sets_withdrawn;
     }
 
     pub fn embeddings(&mut self, counts: EmbeddingCounts, model: Option<&Path>) {
@@ -167,9 +247,10 @@ impl ReportBuilder {
 impl fmt::Display for IngestReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let skipped: u64 = self.labels_skipped.values().sum();
+        let history = &self.history;
+        writeln!(f, "mode:              {:?}", self.mode)?;
         writeln!(f, "labels read:       {}", self.labels_read)?;
         writeln!(f, "labels indexed:    {}", self.labels_indexed)?;
-        writeln!(f, "labels superseded: {}", self.labels_superseded)?;
         writeln!(f, "labels skipped:    {skipped}")?;
         for (reason, count) in &self.labels_skipped {
             writeln!(f, "  {reason}: {count}")?;
@@ -180,6 +261,17 @@ impl fmt::Display for IngestReport {
         writeln!(f, "segments:          {}", self.segments)?;
         writeln!(
             f,
+            "history:           {} labels, {} versions ({} carried forward), {} withdrawn now; \
+             segment docs {} written, {} copied",
+            history.label_sets,
+            history.label_versions,
+            history.versions_carried,
+            history.sets_withdrawn,
+            history.segment_docs_written,
+            history.segment_docs_copied
+        )?;
+        writeln!(
+            f,
             "html tables not indexed (text kept in sections): {}",
             self.html_tables_not_indexed
         )?;
@@ -188,7 +280,21 @@ impl fmt::Display for IngestReport {
             "names derived from product data: {}",
             self.names_from_product_data
         )?;
-        if self.embedding_model.is_empty() {
+        if !self.unknown_section_codes.is_empty() {
+            let codes: Vec<String> = self
+                .unknown_section_codes
+                .iter()
+                .map(|(code, n)| format!("{code} ×{n}"))
+                .collect();
+            writeln!(
+                f,
+                "unknown SPL section codes (text kept in the parent section, or unclassified): {}",
+                codes.join(", ")
+            )?;
+        }
+        if self.labels_indexed == 0 {
+            writeln!(f, "embeddings:        none computed (nothing new)")?;
+        } else if self.embedding_model.is_empty() {
             writeln!(f, "embeddings:        none (lexical-only index)")?;
         } else {
             let seconds = self.embedding_seconds.max(1e-3);
@@ -224,6 +330,16 @@ impl fmt::Display for IngestReport {
                 graph.vocabulary_terms
             )?;
         }
+        let texts = &self.texts;
+        writeln!(
+            f,
+            "distinct texts:    {} of {} segments ({:.2} segments per text); graph analyses {} computed, {} reused",
+            texts.distinct_texts,
+            texts.segments,
+            texts.duplicate_ratio,
+            texts.analyses_computed,
+            texts.analyses_reused
+        )?;
         writeln!(f, "seconds:           {:.1}", self.seconds)?;
         write!(f, "index:             {}", self.generation)
     }

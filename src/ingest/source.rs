@@ -1,6 +1,7 @@
 //! Input files → a stream of raw records with their positions. Never holds more than one
 //! record in memory: JSON Lines are read line by line, `{"meta":…,"results":[…]}` envelopes
-//! (and bare arrays) are walked element by element, `.zip` bulk files entry by entry.
+//! (and bare arrays) are walked element by element, SPL `.xml` documents one by one, `.zip`
+//! files (openFDA bulk files, DailyMed's zip per label and zips of such zips) entry by entry.
 
 use std::fmt;
 use std::fs::File;
@@ -13,22 +14,68 @@ use flate2::read::MultiGzDecoder;
 use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use self::archive::{read_zip, ZIP_NESTING};
+use super::xml::read_xml;
 use super::IngestError;
+
+mod archive;
 
 /// One record as read, before any interpretation.
 pub struct RawRecord {
     /// Where it came from, e.g. `labels.jsonl.gz:12` or `bulk.zip!part.json#results[40]`.
     pub position: String,
-    /// The parsed JSON value, or why the record's JSON could not be parsed.
-    pub value: Result<Value, String>,
+    /// The record in the openFDA shape, or why it could not be read.
+    pub value: Result<Value, Unreadable>,
+    /// SPL section codes of the record that name no known section (kept as unclassified).
+    pub unknown_section_codes: Vec<String>,
+}
+
+/// Why a record could not be read at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    /// A stable short name for the report's "skipped by reason" table.
+    pub reason_key: &'static str,
+    pub reason: String,
+}
+
+impl Unreadable {
+    fn json(reason: String) -> Self {
+        Self {
+            reason_key: "malformed_json",
+            reason,
+        }
+    }
+}
+
+impl RawRecord {
+    /// A zip entry that could not be decompressed or opened.
+    pub(super) fn unreadable_entry(position: String, reason: String) -> Self {
+        Self {
+            position,
+            value: Err(Unreadable {
+                reason_key: "unreadable_zip_entry",
+                reason,
+            }),
+            unknown_section_codes: Vec::new(),
+        }
+    }
+
+    fn json(position: String, value: Result<Value, String>) -> Self {
+        Self {
+            position,
+            value: value.map_err(Unreadable::json),
+            unknown_section_codes: Vec::new(),
+        }
+    }
 }
 
 pub type Sink<'a> = dyn FnMut(RawRecord) -> Result<(), IngestError> + 'a;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
+pub(super) enum Format {
     JsonLines,
     Json,
+    Xml,
     Zip,
 }
 
@@ -50,7 +97,7 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, IngestError> {
         } else if format_of(path).is_none() {
             return Err(IngestError::input(
                 path,
-                "unsupported input: expected .jsonl, .ndjson or .json (optionally .gz) or .zip",
+                "unsupported input: expected .jsonl, .ndjson or .json (optionally .gz), .xml or .zip",
             ));
         } else {
             files.push(path.clone());
@@ -59,13 +106,15 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, IngestError> {
     Ok(files)
 }
 
-fn format_of(path: &Path) -> Option<Format> {
+pub(super) fn format_of(path: &Path) -> Option<Format> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
         Some(Format::JsonLines)
     } else if name.ends_with(".json") {
         Some(Format::Json)
+    } else if name.ends_with(".xml") {
+        Some(Format::Xml)
     } else if name.ends_with(".zip") {
         Some(Format::Zip)
     } else {
@@ -86,13 +135,17 @@ pub fn read_file(
     };
     let label = path.display().to_string();
     match format_of(path) {
-        Some(Format::Zip) => read_zip(path, counted, sink),
+        Some(Format::Zip) => {
+            let archive = zip::ZipArchive::new(counted).map_err(|e| IngestError::input(path, e))?;
+            read_zip(&label, archive, ZIP_NESTING, sink)
+        }
+        Some(Format::Xml) => read_xml(&label, decompress(path, counted), sink),
         Some(format) => read_stream(&label, format, decompress(path, counted), sink),
         None => Err(IngestError::input(path, "unsupported input")),
     }
 }
 
-fn decompress<'r>(path: &Path, reader: impl Read + 'r) -> Box<dyn Read + 'r> {
+pub(super) fn decompress<'r>(path: &Path, reader: impl Read + 'r) -> Box<dyn Read + 'r> {
     let gz = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
@@ -103,23 +156,7 @@ fn decompress<'r>(path: &Path, reader: impl Read + 'r) -> Box<dyn Read + 'r> {
     }
 }
 
-fn read_zip(path: &Path, reader: CountingReader<File>, sink: &mut Sink) -> Result<(), IngestError> {
-    let mut archive = zip::ZipArchive::new(reader).map_err(|e| IngestError::input(path, e))?;
-    for index in 0..archive.len() {
-        let entry = archive
-            .by_index(index)
-            .map_err(|e| IngestError::input(path, e))?;
-        let entry_path = PathBuf::from(entry.name());
-        let Some(format @ (Format::Json | Format::JsonLines)) = format_of(&entry_path) else {
-            continue;
-        };
-        let label = format!("{}!{}", path.display(), entry.name());
-        read_stream(&label, format, decompress(&entry_path, entry), sink)?;
-    }
-    Ok(())
-}
-
-fn read_stream(
+pub(super) fn read_stream(
     label: &str,
     format: Format,
     reader: impl Read,
@@ -148,7 +185,7 @@ fn read_lines(label: &str, reader: impl BufRead, sink: &mut Sink) -> Result<(), 
             continue;
         }
         let value = serde_json::from_str(&line).map_err(|e| format!("invalid JSON: {e}"));
-        sink(RawRecord { position, value })?;
+        sink(RawRecord::json(position, value))?;
     }
     Ok(())
 }
@@ -172,10 +209,8 @@ fn read_json(label: &str, reader: impl Read, sink: &mut Sink) -> Result<(), Inge
     }
     if let Err(e) = outcome {
         let position = format!("{label}#results[{}]", state.next_index);
-        (state.sink)(RawRecord {
-            position,
-            value: Err(format!("invalid JSON, rest of file unreadable: {e}")),
-        })?;
+        let reason = format!("invalid JSON, rest of file unreadable: {e}");
+        (state.sink)(RawRecord::json(position, Err(reason)))?;
     }
     Ok(())
 }
@@ -234,10 +269,7 @@ impl<'de> Visitor<'de> for Results<'_, '_, '_> {
         while let Some(value) = seq.next_element::<Value>()? {
             let position = format!("{}#results[{}]", state.label, state.next_index);
             state.next_index += 1;
-            if let Err(failure) = (state.sink)(RawRecord {
-                position,
-                value: Ok(value),
-            }) {
+            if let Err(failure) = (state.sink)(RawRecord::json(position, Ok(value))) {
                 state.failure = Some(failure);
                 return Err(A::Error::custom("ingest stopped"));
             }
@@ -271,11 +303,11 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn collect(path: &Path) -> Vec<(String, Result<Value, String>)> {
+    pub(super) fn collect(path: &Path) -> Vec<(String, Result<Value, String>)> {
         let mut out = Vec::new();
         let counter = Arc::new(AtomicU64::new(0));
         read_file(path, &counter, &mut |r: RawRecord| {
-            out.push((r.position, r.value));
+            out.push((r.position, r.value.map_err(|e| e.reason)));
             Ok(())
         })
         .unwrap();
@@ -328,26 +360,6 @@ mod tests {
             .collect();
         assert_eq!(positions, ["1", "3", "4"]);
         assert!(records[1].1.is_err());
-    }
-
-    #[test]
-    fn zip_entries_are_read_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("drug-label-0001-of-0001.json.zip");
-        let mut zip = zip::ZipWriter::new(File::create(&path).unwrap());
-        let options = zip::write::SimpleFileOptions::default();
-        zip.start_file("drug-label-0001-of-0001.json", options)
-            .unwrap();
-        zip.write_all(br#"{"meta":{},"results":[{"x":1},{"y":2}]}"#)
-            .unwrap();
-        zip.start_file("README.txt", options).unwrap();
-        zip.write_all(b"ignored").unwrap();
-        zip.finish().unwrap();
-        let records = collect(&path);
-        assert_eq!(records.len(), 2);
-        assert!(records[0]
-            .0
-            .contains(".zip!drug-label-0001-of-0001.json#results[0]"));
     }
 
     #[test]

@@ -4,6 +4,9 @@
 mod record;
 mod section_names;
 mod segment;
+pub mod spl;
+mod spl_product;
+mod spl_sections;
 
 pub use record::{Drug, LabelMeta, LabelRecord, NameSource, RecordError, Section};
 pub use section_names::section_name;

@@ -3,6 +3,7 @@
 //! server makes (the graph for petgraph, segments for verify). No HTTP here.
 
 mod client;
+mod held;
 mod read;
 mod schema;
 mod stale;

@@ -14,7 +14,7 @@ use super::{Neo4jClient, Neo4jError};
 use crate::domain::Fingerprint;
 use crate::graph::{Evidence, GraphData, Node, NodeKind, RelationType, Relationship, Severity};
 use crate::label::{Drug, LabelMeta, NameSource};
-use crate::store::StoredSegment;
+use crate::store::{Standing, StoredSegment, VersionRef};
 use crate::verify::MAX_HAMMING_RADIUS;
 
 /// Nodes per label and relationships per type, as stored.
@@ -50,8 +50,9 @@ const SEGMENT_BY_FINGERPRINT: &str = "\
         l.version AS version, l.effective_time AS effective_time, l.drug AS drug, \
         l.brand_names AS brand_names, l.manufacturer AS manufacturer, l.ndc AS ndc, \
         l.route AS route, l.name_source AS name_source, l.search_names AS search_names, \
-        l.classes AS classes \
-    ORDER BY l.effective_time DESC, l.label_id DESC LIMIT 1";
+        l.classes AS classes, l.status AS status, l.newest_label_id AS newest_label_id, \
+        l.newest_version AS newest_version, l.newest_effective_time AS newest_effective_time \
+    ORDER BY l.version_rank DESC, l.effective_time DESC, l.label_id DESC LIMIT 1";
 
 const SHARING_A_BLOCK: &str = "\
     MATCH (g:Segment) \
@@ -166,11 +167,22 @@ impl Neo4jClient {
             search_names: self.column(&row, "search_names")?,
             classes: self.column(&row, "classes")?,
         };
+        let status: String = self.column(&row, "status")?;
+        let standing = Standing {
+            status: serde_json::from_value(serde_json::Value::String(status))
+                .map_err(|e| self.unexpected(e))?,
+            newest: VersionRef {
+                label_id: self.column(&row, "newest_label_id")?,
+                version: self.column(&row, "newest_version")?,
+                effective_time: self.column(&row, "newest_effective_time")?,
+            },
+        };
         let segment = StoredSegment {
             text: self.column(&row, "text")?,
             section_key: self.column(&row, "section_key")?,
             fingerprint,
             label: Arc::new(label),
+            standing,
         };
         self.recheck(&segment)?;
         Ok(Some(segment))
@@ -184,6 +196,7 @@ impl Neo4jClient {
             section_key,
             fingerprint,
             label,
+            ..
         } = segment;
         let recomputed = Fingerprint::of_segment(&label.set_id, section_key, text);
         if recomputed == *fingerprint {

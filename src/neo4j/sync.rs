@@ -11,13 +11,14 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use super::held::{held_segments, HeldSegment};
 use super::stale::{generation_digest, hex, remove_stale};
 use super::{Neo4jClient, Neo4jError, SchemaReport};
 use crate::domain::Fingerprint;
 use crate::graph::{GraphData, NodeKind, RelationType, Relationship};
 use crate::label::{dailymed_url, section_name, LabelMeta};
 use crate::progress::{Progress, ProgressMode, Unit};
-use crate::store::{Snapshot, StoreError};
+use crate::store::{Snapshot, Standing, StoreError};
 
 /// Rows per statement: small enough for any Bolt endpoint, large enough to amortise a trip.
 const BATCH_ROWS: usize = 1_000;
@@ -106,7 +107,7 @@ pub fn sync_generation(
         schema: client.apply_schema()?,
         ..SyncReport::default()
     };
-    let live = live_segments(snapshot)?;
+    let live = held_segments(snapshot)?;
     let generation = generation_digest(
         snapshot.labels().iter().map(|l| l.label_id.as_str()),
         live.iter().map(|s| {
@@ -147,7 +148,8 @@ pub fn sync_generation(
     let labels: Vec<Value> = snapshot
         .labels()
         .iter()
-        .map(|l| label_row(l, &generation))
+        .enumerate()
+        .map(|(i, l)| label_row(l, &snapshot.standing(i as u32), &generation))
         .collect();
     report.nodes.insert("Label", labels.len());
     report.relationships.insert(
@@ -194,7 +196,10 @@ const WRITE_LABELS: &str = "UNWIND $rows AS row \
     SET l.generation_digest = row.digest, l.set_id = row.set_id, l.version = row.version, l.effective_time = row.effective_time, \
         l.drug = row.drug, l.brand_names = row.brand_names, l.manufacturer = row.manufacturer, \
         l.ndc = row.ndc, l.route = row.route, l.name_source = row.name_source, \
-        l.search_names = row.search_names, l.classes = row.classes, l.source_url = row.source_url \
+        l.search_names = row.search_names, l.classes = row.classes, l.source_url = row.source_url, \
+        l.version_rank = row.version_rank, l.status = row.status, \
+        l.newest_label_id = row.newest_label_id, l.newest_version = row.newest_version, \
+        l.newest_effective_time = row.newest_effective_time \
     WITH l, row MATCH (d:Drug {id: row.drug_id}) \
     MERGE (d)-[h:HAS_LABEL]->(l) SET h.generation_digest = row.digest";
 
@@ -208,15 +213,20 @@ const WRITE_SECTIONS: &str = "UNWIND $rows AS row \
 const WRITE_SEGMENTS: &str = "UNWIND $rows AS row \
     MERGE (g:Segment {fingerprint: row.fingerprint}) \
     SET g.fp_hi = row.fp_hi, g.fp_lo = row.fp_lo, g.text = row.text, g.set_id = row.set_id, \
-        g.section_key = row.section_key, \
+        g.section_key = row.section_key, g.text_hash = row.text_hash, \
         g.block0 = row.blocks[0], g.block1 = row.blocks[1], g.block2 = row.blocks[2], \
         g.block3 = row.blocks[3], g.block4 = row.blocks[4], g.block5 = row.blocks[5], \
         g.block6 = row.blocks[6], g.block7 = row.blocks[7], g.generation_digest = row.digest \
     WITH g, row MATCH (s:Section {id: row.section}) \
     MERGE (s)-[h:HAS_SEGMENT]->(g) SET h.generation_digest = row.digest";
 
-fn label_row(label: &LabelMeta, digest: &str) -> Value {
+fn label_row(label: &LabelMeta, standing: &Standing, digest: &str) -> Value {
     json!({
+        "version_rank": label.version.trim().parse::<i64>().unwrap_or(0),
+        "status": standing.status,
+        "newest_label_id": standing.newest.label_id,
+        "newest_version": standing.newest.version,
+        "newest_effective_time": standing.newest.effective_time,
         "digest": digest,
         "label_id": label.label_id,
         "set_id": label.set_id,
@@ -240,42 +250,9 @@ pub fn section_id(label_id: &str, section_key: &str) -> String {
     format!("{label_id}/{section_key}")
 }
 
-/// A live segment of the snapshot, with the label version it belongs to.
-struct LiveSegment {
-    fingerprint: Fingerprint,
-    text: String,
-    set_id: String,
-    label_id: String,
-    section_key: String,
-}
-
-/// Every live segment, in fingerprint order.
-fn live_segments(snapshot: &Snapshot) -> Result<Vec<LiveSegment>, StoreError> {
-    let labels = snapshot.labels();
-    let mut segments = Vec::new();
-    snapshot.visit_segments(|segment| {
-        let label = &labels[segment.label as usize];
-        segments.push(LiveSegment {
-            fingerprint: segment.fingerprint,
-            text: segment.text.to_owned(),
-            set_id: label.set_id.clone(),
-            label_id: label.label_id.clone(),
-            section_key: segment.section_key.to_owned(),
-        });
-    })?;
-    segments.sort_by(|a, b| {
-        (a.fingerprint, &a.label_id, &a.section_key).cmp(&(
-            b.fingerprint,
-            &b.label_id,
-            &b.section_key,
-        ))
-    });
-    Ok(segments)
-}
-
 /// One row per live segment: its node's properties and the section it links to (a segment
 /// stated alike in two label versions is one node with two sections).
-fn segment_row(segment: &LiveSegment, digest: &str) -> Value {
+fn segment_row(segment: &HeldSegment, digest: &str) -> Value {
     let fp = segment.fingerprint;
     json!({
         "digest": digest,
@@ -283,7 +260,8 @@ fn segment_row(segment: &LiveSegment, digest: &str) -> Value {
         "fp_hi": fp.high() as i64,
         "fp_lo": fp.low() as i64,
         "blocks": (0..8).map(|b| fp.block(b)).collect::<Vec<_>>(),
-        "text": segment.text,
+        "text": segment.text.as_ref(),
+        "text_hash": segment.text_hash.to_string(),
         "set_id": segment.set_id,
         "section_key": segment.section_key,
         "section": section_id(&segment.label_id, &segment.section_key),
@@ -291,7 +269,7 @@ fn segment_row(segment: &LiveSegment, digest: &str) -> Value {
 }
 
 /// One row per (label version, section) that has a live segment.
-fn section_rows(segments: &[LiveSegment], digest: &str) -> Vec<Value> {
+fn section_rows(segments: &[HeldSegment], digest: &str) -> Vec<Value> {
     let keys: BTreeSet<(&str, &str)> = segments
         .iter()
         .map(|s| (s.label_id.as_str(), s.section_key.as_str()))

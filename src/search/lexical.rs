@@ -1,31 +1,42 @@
 //! Lexical candidates: the question analysed like the label text, scored by BM25 over segment
 //! text plus a boosted match on the drug's names (so a brand finds its generic's labels).
-//! Ties are broken by fingerprint, so the order never depends on index layout or threads.
+//! Collapsed by text inside retrieval (`DistinctTexts`, on the `text_hash` fast field): a
+//! paragraph repeated by hundreds of labels takes one place among the candidates. Ties are
+//! broken by fingerprint, so the order never depends on index layout or threads.
 
-use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
-use tantivy::collector::TopDocs;
+use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::columnar::ColumnValues;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
-use tantivy::{DocId, Score, SegmentReader, Term};
+use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::store::{Snapshot, StoreError};
 
 /// Weight of a question word matching the drug's generic, brand or substance name.
 const NAME_BOOST: Score = 1.5;
 
-type RankKey = (Score, Reverse<u64>, Reverse<u64>);
+/// A distinct text among the lexical candidates: its best-scoring copy and that copy's score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LexicalHit {
+    pub text: TextHash,
+    pub best: Fingerprint,
+    pub score: f32,
+}
 
-/// The best `limit` segments by BM25, best first, with their scores; only segments of the
-/// labels (by ordinal) in `within` when given, with the same scores as unrestricted.
+/// The best `limit` distinct current texts by BM25, best first, each with its best copy; only
+/// segments of the labels (by ordinal) in `within` when given, with the same scores as
+/// unrestricted.
 pub fn lexical_candidates(
     snapshot: &Snapshot,
     question: &str,
     limit: usize,
     within: Option<&BTreeSet<u32>>,
-) -> Result<Vec<(Fingerprint, f32)>, StoreError> {
+) -> Result<Vec<LexicalHit>, StoreError> {
     let terms = analyse(snapshot, question);
     if terms.is_empty() {
         return Ok(Vec::new());
@@ -51,40 +62,33 @@ pub fn lexical_candidates(
             ]
         })
         .collect();
-    let mut query: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
+    let mut required: Vec<(Occur, Box<dyn Query>)> = vec![
+        (Occur::Must, Box::new(BooleanQuery::new(clauses))),
+        (Occur::Must, snapshot.current_query()),
+    ];
     if let Some(labels) = within {
-        query = Box::new(BooleanQuery::new(vec![
-            (Occur::Must, query),
-            (
-                Occur::Must,
-                Box::new(BoostQuery::new(labels_query(snapshot, labels), 0.0)),
-            ),
-        ]));
+        let only_labels = BoostQuery::new(labels_query(snapshot, labels), 0.0);
+        required.push((Occur::Must, Box::new(only_labels)));
     }
-    let collector = TopDocs::with_limit(limit.max(1)).tweak_score(rank_by_score_then_fingerprint);
-    let ranked = snapshot
+    let query = BooleanQuery::new(required);
+    snapshot
         .searcher()
-        .search(&query, &collector)
+        .search(&query, &DistinctTexts { limit })
         .map_err(|source| StoreError::Index {
             context: "searching".into(),
             source,
-        })?;
-    Ok(ranked
-        .into_iter()
-        .map(|((score, Reverse(high), Reverse(low)), _)| {
-            (Fingerprint::from_halves(high, low), score)
         })
-        .collect())
 }
 
-/// Matches the segments of the labels `labels` (ordinals of `snapshot.labels()`).
+/// Matches the segments of the labels `labels` (ordinals of `snapshot.labels()`), by set id: a
+/// segment's doc names the version that first held it.
 fn labels_query(snapshot: &Snapshot, labels: &BTreeSet<u32>) -> Box<dyn Query> {
-    let field = snapshot.fields().label_id;
+    let field = snapshot.fields().set_id;
     let clauses = labels
         .iter()
         .filter_map(|&label| snapshot.labels().get(label as usize))
         .map(|meta| {
-            let term = Term::from_field_text(field, &meta.label_id);
+            let term = Term::from_field_text(field, &meta.set_id);
             let query = TermQuery::new(term, IndexRecordOption::Basic);
             (Occur::Should, Box::new(query) as Box<dyn Query>)
         })
@@ -92,20 +96,121 @@ fn labels_query(snapshot: &Snapshot, labels: &BTreeSet<u32>) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(clauses))
 }
 
-fn rank_by_score_then_fingerprint(segment: &SegmentReader) -> impl FnMut(DocId, Score) -> RankKey {
-    let column = |name| {
-        segment
-            .fast_fields()
-            .u64(name)
-            .ok()
-            .map(|c| c.first_or_default_col(0))
-    };
-    let (high, low) = (column("fp_high"), column("fp_low"));
-    move |doc, score| {
-        let value = |c: &Option<std::sync::Arc<dyn tantivy::columnar::ColumnValues<u64>>>| {
-            c.as_ref().map_or(0, |c| c.get_val(doc))
+/// Collects the best `limit` distinct texts: per text hash, the copy with the highest score
+/// (the smaller fingerprint on a tie), then the texts by that score.
+struct DistinctTexts {
+    limit: usize,
+}
+
+type Columns = Option<Arc<dyn ColumnValues<u64>>>;
+
+/// Text hashes are SHA-256 bytes already: the map uses them as they are, no second hash.
+#[derive(Default)]
+struct AlreadyHashed(u64);
+
+impl Hasher for AlreadyHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 << 8) | u64::from(*byte);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+type ByText<V> = HashMap<u64, V, BuildHasherDefault<AlreadyHashed>>;
+
+struct DistinctTextsInSegment {
+    text_hash: Columns,
+    fp_high: Columns,
+    fp_low: Columns,
+    best: ByText<(Score, Fingerprint)>,
+}
+
+/// Whether `a` ranks before `b`: higher score, then smaller fingerprint.
+fn before(a: (Score, Fingerprint), b: (Score, Fingerprint)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+impl Collector for DistinctTexts {
+    type Fruit = Vec<LexicalHit>;
+    type Child = DistinctTextsInSegment;
+
+    fn for_segment(
+        &self,
+        _segment: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Self::Child> {
+        let column = |name| {
+            reader
+                .fast_fields()
+                .u64(name)
+                .ok()
+                .map(|c| c.first_or_default_col(0))
         };
-        (score, Reverse(value(&high)), Reverse(value(&low)))
+        Ok(DistinctTextsInSegment {
+            text_hash: column("text_hash"),
+            fp_high: column("fp_high"),
+            fp_low: column("fp_low"),
+            best: ByText::default(),
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        true
+    }
+
+    fn merge_fruits(&self, segments: Vec<Vec<LexicalHit>>) -> tantivy::Result<Vec<LexicalHit>> {
+        let mut best: ByText<LexicalHit> = ByText::default();
+        for hit in segments.into_iter().flatten() {
+            let kept = best.entry(hit.text.get()).or_insert(hit);
+            if before((hit.score, hit.best), (kept.score, kept.best)) {
+                *kept = hit;
+            }
+        }
+        let mut hits: Vec<LexicalHit> = best.into_values().collect();
+        let order =
+            |a: &LexicalHit, b: &LexicalHit| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best));
+        let limit = self.limit.max(1);
+        if hits.len() > limit {
+            hits.select_nth_unstable_by(limit - 1, order);
+            hits.truncate(limit);
+        }
+        hits.sort_by(order);
+        Ok(hits)
+    }
+}
+
+impl SegmentCollector for DistinctTextsInSegment {
+    type Fruit = Vec<LexicalHit>;
+
+    fn collect(&mut self, doc: DocId, score: Score) {
+        let value = |c: &Columns| c.as_ref().map_or(0, |c| c.get_val(doc));
+        let fingerprint = Fingerprint::from_halves(value(&self.fp_high), value(&self.fp_low));
+        let kept = self
+            .best
+            .entry(value(&self.text_hash))
+            .or_insert((score, fingerprint));
+        if before((score, fingerprint), *kept) {
+            *kept = (score, fingerprint);
+        }
+    }
+
+    fn harvest(self) -> Vec<LexicalHit> {
+        self.best
+            .into_iter()
+            .map(|(text, (score, best))| LexicalHit {
+                text: TextHash::from_stored(text),
+                best,
+                score,
+            })
+            .collect()
     }
 }
 

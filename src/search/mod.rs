@@ -1,7 +1,9 @@
 //! Search: question understanding (understanding.rs), candidates from BM25 (lexical.rs) and
-//! from passage vectors (vectors.rs), and their fusion (ranking.rs). The `Searcher` runs them
-//! over the live generation and owns the query-vector cache. No HTTP, no verify, no graph.
+//! from passage vectors (vectors.rs), their fusion (ranking.rs), one answer per distinct text
+//! (collapse.rs). The `Searcher` runs them over the live generation and owns the query-vector
+//! cache. No HTTP, no verify, no graph.
 
+pub mod collapse;
 pub mod lexical;
 pub mod ranking;
 pub mod understanding;
@@ -12,13 +14,14 @@ use std::sync::Arc;
 
 use moka::sync::Cache;
 
-use crate::domain::{Fingerprint, Question, SearchFilters, TopK};
+use crate::domain::{Question, SearchFilters, TextHash, TopK};
 use crate::embed::{EmbedError, Embedder};
 use crate::engine::EngineError;
 use crate::label::section_name;
 use crate::live::{Live, LiveIndex};
 use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
-use lexical::{analyse, lexical_candidates};
+use collapse::{AlsoIn, Collapsed};
+use lexical::{analyse, lexical_candidates, LexicalHit};
 use ranking::{rank, Candidates};
 use understanding::Understanding;
 
@@ -28,6 +31,12 @@ const CANDIDATES: usize = 300;
 const FILTERED_CANDIDATES: usize = 5_000;
 /// Extra BM25 candidates taken from the subject drug's (or class's) own labels.
 const SUBJECT_CANDIDATES: usize = 100;
+
+/// One distinct text of a search answer: its best copy, and the other labels holding it.
+pub struct SearchHit {
+    pub segment: StoredSegment,
+    pub also_in: AlsoIn,
+}
 
 pub struct Searcher {
     index: Arc<LiveIndex>,
@@ -50,13 +59,14 @@ impl Searcher {
         self.embedder.is_some() && self.index.current().dense.is_some()
     }
 
-    /// Best-matching segments for a question, best first, deterministic.
+    /// Best-matching distinct texts for a question, best first, deterministic: each answered
+    /// by its best copy that passes the filters, with the other such copies in `also_in`.
     pub fn search(
         &self,
         question: &Question,
         top_k: TopK,
         filters: &SearchFilters,
-    ) -> Result<Vec<StoredSegment>, EngineError> {
+    ) -> Result<Vec<SearchHit>, EngineError> {
         let live = self.index.current();
         if analyse(&live.snapshot, question.as_str()).is_empty() {
             return Ok(Vec::new());
@@ -102,11 +112,17 @@ impl Searcher {
             semantic: &semantic,
             similarity: &similarity,
         };
-        rank(&candidates, &live.catalog, &understanding, &keep)
-            .into_iter()
-            .take(top_k.get())
-            .map(|fp| read_segment(&live, fp))
-            .collect()
+        rank(
+            &candidates,
+            &live.catalog,
+            &live.copies,
+            &understanding,
+            &keep,
+        )
+        .into_iter()
+        .take(top_k.get())
+        .map(|collapsed| hit(&live, collapsed))
+        .collect()
     }
 
     fn query_vector(
@@ -124,9 +140,12 @@ impl Searcher {
     }
 }
 
-fn read_segment(live: &Live, fingerprint: Fingerprint) -> Result<StoredSegment, EngineError> {
-    let address = live.catalog[&fingerprint].address;
-    Ok(live.snapshot.segment(address)?)
+fn hit(live: &Live, collapsed: Collapsed) -> Result<SearchHit, EngineError> {
+    let address = live.catalog[&collapsed.representative].address;
+    Ok(SearchHit {
+        segment: live.snapshot.segment(address)?,
+        also_in: AlsoIn::of(&collapsed.others, &live.catalog, live.snapshot.labels()),
+    })
 }
 
 /// BM25 candidates for `text` over the whole index, joined by the best ones within the
@@ -136,22 +155,26 @@ fn lexical_pool(
     text: &str,
     pool: usize,
     understanding: &Understanding,
-) -> Result<Vec<(Fingerprint, f32)>, StoreError> {
+) -> Result<Vec<LexicalHit>, StoreError> {
     let mut lexical = lexical_candidates(snapshot, text, pool, None)?;
     let subject = understanding
         .drugs
         .first()
         .filter(|_| !understanding.subject_open);
     if let Some(subject) = subject {
-        let known: HashSet<Fingerprint> = lexical.iter().map(|(fp, _)| *fp).collect();
+        let known: HashSet<TextHash> = lexical.iter().map(|hit| hit.text).collect();
         let within = lexical_candidates(snapshot, text, SUBJECT_CANDIDATES, Some(&subject.labels))?;
-        lexical.extend(within.into_iter().filter(|(fp, _)| !known.contains(fp)));
-        lexical.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        lexical.extend(within.into_iter().filter(|hit| !known.contains(&hit.text)));
+        lexical.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best)));
     }
     Ok(lexical)
 }
 
+/// Current segments only (never a superseded or withdrawn version), within the filters.
 fn matches_filters(snapshot: &Snapshot, info: &SegmentInfo, filters: &SearchFilters) -> bool {
+    if !info.current {
+        return false;
+    }
     let label = &snapshot.labels()[info.label as usize];
     let drug_ok = filters.drug.as_ref().is_none_or(|wanted| {
         label.drug.name.contains(wanted.as_str()) || label.search_names.iter().any(|n| n == wanted)

@@ -1,11 +1,13 @@
 //! Dense retrieval: the nearest segment embeddings to a query embedding by cosine similarity
 //! (dot product of unit vectors): an exact scan up to `EXACT_SCAN_LIMIT` rows, above it an HNSW
-//! graph (hnsw_rs) whose candidates are re-scored exactly. Ties go to the smaller fingerprint,
-//! and the graph is built serially from a fixed seed, so the order is deterministic. Pure
-//! computation over an in-memory matrix.
+//! graph (hnsw_rs) whose candidates are re-scored exactly. Rows are keyed (the live index keys
+//! them by text hash, one row per distinct text); ties go to the smaller key, and the graph is
+//! built serially from a fixed seed, so the order is deterministic. Pure computation over an
+//! in-memory matrix.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::hash::Hash;
 
 use anndists::dist::Distance;
 use hnsw_rs::hnsw::Hnsw;
@@ -36,12 +38,16 @@ impl Distance<f32> for UnitCosine {
     }
 }
 
-pub struct DenseIndex {
+/// What a row is keyed by: copied, compared for ties, looked up.
+pub trait RowKey: Copy + Ord + Hash {}
+impl<K: Copy + Ord + Hash> RowKey for K {}
+
+pub struct DenseIndex<K = Fingerprint> {
     dimensions: usize,
-    fingerprints: Vec<Fingerprint>,
-    /// Row-major, one unit vector per fingerprint.
+    fingerprints: Vec<K>,
+    /// Row-major, one unit vector per key.
     matrix: Vec<f32>,
-    rows: HashMap<Fingerprint, usize>,
+    rows: HashMap<K, usize>,
     graph: Option<Graph>,
 }
 
@@ -64,9 +70,9 @@ impl Graph {
     }
 }
 
-impl DenseIndex {
+impl<K: RowKey> DenseIndex<K> {
     /// Exact scan for up to `EXACT_SCAN_LIMIT` rows, else with an HNSW graph.
-    pub fn new(dimensions: usize, fingerprints: Vec<Fingerprint>, matrix: Vec<f32>) -> Self {
+    pub fn new(dimensions: usize, fingerprints: Vec<K>, matrix: Vec<f32>) -> Self {
         if fingerprints.len() > EXACT_SCAN_LIMIT {
             Self::approximate(dimensions, fingerprints, matrix)
         } else {
@@ -74,7 +80,7 @@ impl DenseIndex {
         }
     }
 
-    pub fn exact(dimensions: usize, fingerprints: Vec<Fingerprint>, matrix: Vec<f32>) -> Self {
+    pub fn exact(dimensions: usize, fingerprints: Vec<K>, matrix: Vec<f32>) -> Self {
         debug_assert_eq!(fingerprints.len() * dimensions, matrix.len());
         let rows = fingerprints
             .iter()
@@ -92,11 +98,7 @@ impl DenseIndex {
 
     /// With an HNSW graph over every row, inserted one by one in row order: hnsw_rs draws node
     /// levels from a fixed seed, so the same rows always give the same graph.
-    pub fn approximate(
-        dimensions: usize,
-        fingerprints: Vec<Fingerprint>,
-        matrix: Vec<f32>,
-    ) -> Self {
+    pub fn approximate(dimensions: usize, fingerprints: Vec<K>, matrix: Vec<f32>) -> Self {
         let mut index = Self::exact(dimensions, fingerprints, matrix);
         let rows = index.fingerprints.len().max(1);
         let mut mean = vec![0f32; dimensions];
@@ -121,8 +123,8 @@ impl DenseIndex {
         index
     }
 
-    /// Similarity of one indexed segment to the query.
-    pub fn similarity(&self, fingerprint: Fingerprint, query: &[f32]) -> Option<f32> {
+    /// Similarity of one indexed row to the query.
+    pub fn similarity(&self, fingerprint: K, query: &[f32]) -> Option<f32> {
         let row = *self.rows.get(&fingerprint)?;
         (query.len() == self.dimensions).then(|| self.row_similarity(row, query))
     }
@@ -133,11 +135,11 @@ impl DenseIndex {
     }
 
     /// The `limit` most similar rows, best first, with their similarity.
-    pub fn nearest(&self, query: &[f32], limit: usize) -> Vec<(Fingerprint, f32)> {
+    pub fn nearest(&self, query: &[f32], limit: usize) -> Vec<(K, f32)> {
         if query.len() != self.dimensions || limit == 0 {
             return Vec::new();
         }
-        let mut scored: Vec<(Fingerprint, f32)> = match &self.graph {
+        let mut scored: Vec<(K, f32)> = match &self.graph {
             None => self
                 .matrix
                 .chunks_exact(self.dimensions)
@@ -155,7 +157,7 @@ impl DenseIndex {
                     .collect()
             }
         };
-        let order = |a: &(Fingerprint, f32), b: &(Fingerprint, f32)| {
+        let order = |a: &(K, f32), b: &(K, f32)| {
             b.1.partial_cmp(&a.1)
                 .unwrap_or(Ordering::Equal)
                 .then(a.0.cmp(&b.0))

@@ -1,5 +1,6 @@
-//! Writes one generation: segments into tantivy, label metadata into `labels.jsonl`, and the
-//! ingest manifest. Memory is bounded by the tantivy writer's budget, not by the input size.
+//! Writes one generation: segments into tantivy (from nothing, or on hard links of the live
+//! generation's immutable files for an update), every label version into `labels.jsonl`, the
+//! label history, and the ingest manifest. Tantivy memory is bounded by the writer's budget.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -7,13 +8,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use tantivy::schema::TantivyDocument;
-use tantivy::{Index, IndexWriter, Term};
+use tantivy::{Index, IndexWriter};
 
+use super::history::{LabelHistory, HISTORY_FILE};
 use super::schema::{register_analyzer, Fields};
 use super::vectors::{VectorSpace, VectorWriter, VECTORS_FILE};
-use super::{index_error, io_error, layout::sync_dir, StoreError};
-use crate::domain::Fingerprint;
-use crate::label::{LabelMeta, Segment};
+use super::{index_error, io_error, layout::sync_dir, Snapshot, StoreError};
+use crate::domain::{Fingerprint, TextHash};
+use crate::label::LabelMeta;
 
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY_BYTES: usize = 128 * 1024 * 1024;
@@ -26,8 +28,16 @@ pub struct IndexBuilder {
     index: Index,
     writer: IndexWriter,
     fields: Fields,
-    labels: BufWriter<File>,
     vectors: Option<VectorWriter>,
+    /// Built from nothing: merged into one tantivy segment at the end.
+    fresh: bool,
+}
+
+/// One segment as the builder stores it: a tantivy doc, never changed once written.
+pub struct SegmentDoc<'a> {
+    pub fingerprint: Fingerprint,
+    pub section_key: &'a str,
+    pub text: &'a str,
 }
 
 impl IndexBuilder {
@@ -37,82 +47,105 @@ impl IndexBuilder {
         let tantivy_dir = dir.join(TANTIVY_DIR);
         std::fs::create_dir_all(&tantivy_dir)
             .map_err(io_error(format!("creating {}", tantivy_dir.display())))?;
-        let (schema, fields) = Fields::schema();
+        let (schema, _) = Fields::schema();
         let index =
             Index::create_in_dir(&tantivy_dir, schema).map_err(index_error("creating index"))?;
-        register_analyzer(&index);
-        let writer = index
-            .writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY_BYTES)
-            .map_err(index_error("opening index writer"))?;
-        let labels_path = dir.join(LABELS_FILE);
-        let labels = File::create(&labels_path)
-            .map(BufWriter::new)
-            .map_err(io_error(format!("creating {}", labels_path.display())))?;
         let vectors = vector_space
             .map(|space| VectorWriter::create(&dir.join(VECTORS_FILE), space))
             .transpose()?;
+        Self::writing(dir, index, vectors, true)
+    }
+
+    /// Starts a generation in `dir` holding everything `base` holds: its tantivy files hard-linked
+    /// (tantivy never changes a file it wrote; new segments and deletes are new files) and its
+    /// vectors copied, so an update costs what it adds.
+    pub fn extend(
+        dir: &Path,
+        base: &Snapshot,
+        vector_space: Option<VectorSpace>,
+    ) -> Result<Self, StoreError> {
+        let tantivy_dir = dir.join(TANTIVY_DIR);
+        link_files(&base.generation().join(TANTIVY_DIR), &tantivy_dir)?;
+        let index =
+            Index::open_in_dir(&tantivy_dir).map_err(index_error("opening the linked index"))?;
+        let base_vectors = base.generation().join(VECTORS_FILE);
+        let vectors = match (vector_space, base_vectors.exists()) {
+            (Some(space), true) => Some(VectorWriter::extend(
+                &dir.join(VECTORS_FILE),
+                &base_vectors,
+                space,
+            )?),
+            (None, false) => None,
+            (Some(_), false) => return Err(mismatch(base, "has no embeddings")),
+            (None, true) => return Err(mismatch(base, "has embeddings and no model is loaded")),
+        };
+        Self::writing(dir, index, vectors, false)
+    }
+
+    fn writing(
+        dir: &Path,
+        index: Index,
+        vectors: Option<VectorWriter>,
+        fresh: bool,
+    ) -> Result<Self, StoreError> {
+        register_analyzer(&index);
+        let fields = Fields::of(&index).map_err(index_error("reading schema"))?;
+        let writer = index
+            .writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY_BYTES)
+            .map_err(index_error("opening index writer"))?;
         Ok(Self {
             dir: dir.to_path_buf(),
             index,
             writer,
             fields,
-            labels,
             vectors,
+            fresh,
         })
     }
 
-    /// Adds one label version and its segments.
-    pub fn add_label(&mut self, meta: &LabelMeta, segments: &[Segment]) -> Result<(), StoreError> {
-        serde_json::to_writer(&mut self.labels, meta)
-            .map_err(|e| io_error("writing labels")(e.into()))?;
-        self.labels
-            .write_all(b"\n")
-            .map_err(io_error("writing labels"))?;
-        let names = meta.search_names.join(" ; ");
-        for segment in segments {
-            let mut doc = TantivyDocument::default();
-            doc.add_text(self.fields.text, &segment.text);
-            doc.add_text(self.fields.names, &names);
-            doc.add_text(self.fields.section_key, &segment.section_key);
-            doc.add_text(self.fields.label_id, &meta.label_id);
-            doc.add_text(self.fields.set_id, &meta.set_id);
-            doc.add_u64(self.fields.fp_high, segment.fingerprint.high());
-            doc.add_u64(self.fields.fp_low, segment.fingerprint.low());
-            self.writer
-                .add_document(doc)
-                .map_err(index_error("adding a segment"))?;
-        }
+    /// Adds one segment of `label` (whose names make it findable by drug name).
+    pub fn add_segment(
+        &mut self,
+        label: &LabelMeta,
+        segment: &SegmentDoc,
+    ) -> Result<(), StoreError> {
+        let mut doc = TantivyDocument::default();
+        doc.add_text(self.fields.text, segment.text);
+        doc.add_text(self.fields.names, label.search_names.join(" ; "));
+        doc.add_text(self.fields.section_key, segment.section_key);
+        doc.add_text(self.fields.label_id, &label.label_id);
+        doc.add_text(self.fields.set_id, &label.set_id);
+        doc.add_u64(self.fields.fp_high, segment.fingerprint.high());
+        doc.add_u64(self.fields.fp_low, segment.fingerprint.low());
+        doc.add_u64(self.fields.text_hash, TextHash::of(segment.text).get());
+        self.writer
+            .add_document(doc)
+            .map_err(index_error("adding a segment"))?;
         Ok(())
     }
 
-    /// Records a segment's embedding (only when the builder was created with vectors).
-    pub fn add_vector(
-        &mut self,
-        fingerprint: Fingerprint,
-        vector: &[f32],
-    ) -> Result<(), StoreError> {
+    /// Records the embedding of a text (only when the builder was created with vectors).
+    pub fn add_vector(&mut self, text: TextHash, vector: &[f32]) -> Result<(), StoreError> {
         match &mut self.vectors {
-            Some(writer) => writer.append(fingerprint, vector),
+            Some(writer) => writer.append(text, vector),
             None => Ok(()),
         }
     }
 
-    /// Drops the segments of every label version of `set_id` added so far (a newer version of
-    /// the same label arrived later in the input).
-    pub fn remove_set(&mut self, set_id: &str) {
-        self.writer
-            .delete_term(Term::from_field_text(self.fields.set_id, set_id));
-    }
-
-    /// Commits, merges into one tantivy segment and syncs everything, leaving a generation
-    /// that `Snapshot::open` can read; `write_manifest` completes it for publishing.
-    pub fn finish(mut self) -> Result<(), StoreError> {
+    /// Commits (a fresh build merged into one tantivy segment), writes every label version and
+    /// the history, and syncs everything, leaving a generation that `Snapshot::open_draft` can
+    /// read; `write_manifest` completes it for publishing.
+    pub fn finish<'l>(
+        mut self,
+        labels: impl IntoIterator<Item = &'l LabelMeta>,
+        history: &LabelHistory,
+    ) -> Result<(), StoreError> {
         self.writer.commit().map_err(index_error("committing"))?;
         let segment_ids = self
             .index
             .searchable_segment_ids()
             .map_err(index_error("listing segments"))?;
-        if segment_ids.len() > 1 {
+        if self.fresh && segment_ids.len() > 1 {
             self.writer
                 .merge(&segment_ids)
                 .wait()
@@ -124,12 +157,52 @@ impl IndexBuilder {
         if let Some(vectors) = self.vectors.take() {
             vectors.finish()?;
         }
-        let labels = self
-            .labels
-            .into_inner()
-            .map_err(|e| io_error("flushing labels")(e.into_error()))?;
-        labels.sync_all().map_err(io_error("syncing labels"))?;
-        sync_dir(&self.dir.join(TANTIVY_DIR))
+        write_labels(&self.dir.join(LABELS_FILE), labels)?;
+        history.write(&self.dir.join(HISTORY_FILE))?;
+        sync_dir(&self.dir.join(TANTIVY_DIR))?;
+        sync_dir(&self.dir)
+    }
+}
+
+fn write_labels<'l>(
+    path: &Path,
+    labels: impl IntoIterator<Item = &'l LabelMeta>,
+) -> Result<(), StoreError> {
+    let file = File::create(path).map_err(io_error(format!("creating {}", path.display())))?;
+    let mut out = BufWriter::new(file);
+    for label in labels {
+        serde_json::to_writer(&mut out, label).map_err(|e| io_error("writing labels")(e.into()))?;
+        out.write_all(b"\n").map_err(io_error("writing labels"))?;
+    }
+    let file = out
+        .into_inner()
+        .map_err(|e| io_error("flushing labels")(e.into_error()))?;
+    file.sync_all().map_err(io_error("syncing labels"))
+}
+
+/// Hard-links every file of `from` into a new directory `to`, but tantivy's lock files.
+fn link_files(from: &Path, to: &Path) -> Result<(), StoreError> {
+    std::fs::create_dir_all(to).map_err(io_error(format!("creating {}", to.display())))?;
+    let entries =
+        std::fs::read_dir(from).map_err(io_error(format!("listing {}", from.display())))?;
+    for entry in entries {
+        let entry = entry.map_err(io_error(format!("listing {}", from.display())))?;
+        let name = entry.file_name();
+        if name.to_string_lossy().ends_with(".lock") {
+            continue;
+        }
+        std::fs::hard_link(entry.path(), to.join(&name))
+            .map_err(io_error(format!("linking {}", entry.path().display())))?;
+    }
+    Ok(())
+}
+
+fn mismatch(base: &Snapshot, what: &str) -> StoreError {
+    StoreError::Corrupt {
+        path: base.generation().display().to_string(),
+        reason: format!(
+            "the live index {what}: `ingest --update` must embed like it; run a full ingest"
+        ),
     }
 }
 

@@ -176,6 +176,11 @@ impl GenerationDraft {
         &self.path
     }
 
+    /// The name the generation will be published under.
+    pub fn name(&self) -> &GenerationName {
+        &self.name
+    }
+
     /// Makes the generation live: checksums into its manifest, rename into place, fsync,
     /// replace `CURRENT` by rename, then prune what is neither live, previous nor leased (a
     /// pruning failure is logged: the publish has happened). A crash or failure at any point

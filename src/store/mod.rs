@@ -4,7 +4,9 @@
 //! ```text
 //! DIR/CURRENT                 a generation name (validated, never a path) of the live generation,
 //!                             replaced by rename: atomic
-//! DIR/indexes/<generation>/   tantivy/ (segments, text, fingerprints), labels.jsonl, graph.json,
+//! DIR/indexes/<generation>/   tantivy/ (one doc per fingerprint: text, section, set id, names),
+//!                             labels.jsonl (every label version), history.jsonl (per set id: its
+//!                             versions, the fingerprints of each, withdrawal), graph.json,
 //!                             conditions.jsonl, vectors.bin (segment embeddings, when ingested
 //!                             with a model), manifest.json (the report + SHA-256 of every other file)
 //! DIR/indexes/<gen>.building  a generation being built; never read, removed by the next ingest
@@ -20,18 +22,24 @@
 mod builder;
 mod check;
 mod checksum;
+mod current;
 mod generation;
+pub mod history;
+mod holders;
 mod layout;
 mod lease;
 mod schema;
 mod snapshot;
 mod vectors;
 
-pub use builder::{write_manifest, IndexBuilder};
+pub use builder::{write_manifest, IndexBuilder, SegmentDoc};
 pub use check::{check, CheckReport, SegmentMismatch};
 pub use checksum::FileMismatch;
+pub use history::{LabelHistory, SetHistory, VersionEntry, VersionRank, VersionStatus};
 pub use layout::{DataDir, GenerationDraft};
-pub use snapshot::{SegmentAddress, SegmentInfo, SegmentView, Snapshot, StoredSegment};
+pub use snapshot::{
+    SegmentAddress, SegmentInfo, SegmentView, Snapshot, Standing, StoredSegment, VersionRef,
+};
 pub use vectors::{StoredVectors, VectorCache, VectorSpace};
 
 /// Failures of the store. Messages name the path and what to do.

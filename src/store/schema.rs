@@ -22,6 +22,8 @@ pub(crate) struct Fields {
     pub set_id: Field,
     pub fp_high: Field,
     pub fp_low: Field,
+    /// `TextHash` of the text: copies of one paragraph under several labels share it.
+    pub text_hash: Field,
 }
 
 impl Fields {
@@ -46,6 +48,7 @@ impl Fields {
             set_id: builder.add_text_field("set_id", STRING | STORED),
             fp_high: builder.add_u64_field("fp_high", FAST | INDEXED | STORED),
             fp_low: builder.add_u64_field("fp_low", FAST | INDEXED | STORED),
+            text_hash: builder.add_u64_field("text_hash", FAST | INDEXED | STORED),
         };
         (builder.build(), fields)
     }
@@ -60,6 +63,7 @@ impl Fields {
             set_id: schema.get_field("set_id")?,
             fp_high: schema.get_field("fp_high")?,
             fp_low: schema.get_field("fp_low")?,
+            text_hash: schema.get_field("text_hash")?,
         })
     }
 }

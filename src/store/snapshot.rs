@@ -1,5 +1,5 @@
-//! A published generation opened for reading: tantivy searcher, label metadata, and the
-//! fingerprint of every segment. Opened only when its files match the manifest's checksums,
+//! A published generation opened for reading: tantivy searcher, label metadata and history, and
+//! the fingerprint of every segment. Opened only when its files match the manifest's checksums,
 //! leased while open, and every segment read is re-hashed before it is returned. Immutable
 //! once opened; swapping generations means a new one.
 
@@ -12,36 +12,60 @@ use std::sync::Arc;
 
 use tantivy::columnar::Column;
 use tantivy::schema::{TantivyDocument, Value};
-use tantivy::{DocAddress, Index, IndexReader, ReloadPolicy, Searcher};
+use tantivy::{DocAddress, DocId, Index, IndexReader, ReloadPolicy, Searcher};
 
 use super::builder::{LABELS_FILE, MANIFEST_FILE, TANTIVY_DIR};
 use super::checksum::{self, parse_manifest};
+use super::current::CurrentDocs;
+use super::history::{LabelHistory, VersionStatus, HISTORY_FILE};
+use super::holders::{Holder, Holders};
 use super::lease::Lease;
 use super::schema::{register_analyzer, Fields};
 use super::vectors::{read_all, StoredVectors, VECTORS_FILE};
 use super::{index_error, io_error, DataDir, StoreError};
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::label::{addresses_patient, LabelMeta};
 
 /// Where a segment lives in this snapshot. Only meaningful for the snapshot that produced it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SegmentAddress(pub(crate) DocAddress);
 
-/// A segment read back from the store, with its label.
+/// A segment read back from the store, with the newest label version holding it.
 #[derive(Clone, Debug)]
 pub struct StoredSegment {
     pub text: String,
     pub section_key: String,
     pub fingerprint: Fingerprint,
     pub label: Arc<LabelMeta>,
+    pub standing: Standing,
+}
+
+/// Where the label version of a segment stands in its label's history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub status: VersionStatus,
+    /// The label's newest version (the segment's own unless it is superseded).
+    pub newest: VersionRef,
+}
+
+/// Names one label version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersionRef {
+    pub label_id: String,
+    pub version: String,
+    pub effective_time: String,
 }
 
 /// One live segment as `Snapshot::visit_segments` passes it, borrowed from the store.
 pub struct SegmentView<'a> {
     pub address: SegmentAddress,
     pub fingerprint: Fingerprint,
-    /// Ordinal into `Snapshot::labels`.
+    /// Shared by every copy of this exact text, under any label.
+    pub text_hash: TextHash,
+    /// Ordinal into `Snapshot::labels`: the newest version holding the segment.
     pub label: u32,
+    /// In the current version of a label still published: searchable.
+    pub current: bool,
     pub section_key: &'a str,
     pub text: &'a str,
 }
@@ -50,9 +74,13 @@ pub struct SegmentView<'a> {
 #[derive(Clone, Debug)]
 pub struct SegmentInfo {
     pub address: SegmentAddress,
-    /// Ordinal into `Snapshot::labels`.
+    /// Ordinal into `Snapshot::labels`: the newest version holding the segment.
     pub label: u32,
+    /// In the current version of a label still published: searchable.
+    pub current: bool,
     pub section_key: Arc<str>,
+    /// Shared by every copy of this exact text, under any label.
+    pub text_hash: TextHash,
     /// The text speaks to the patient (a medication guide, wherever the label put it).
     pub addresses_patient: bool,
 }
@@ -67,7 +95,10 @@ pub struct Snapshot {
     fields: Fields,
     /// Every label version of the generation; a segment names its label by ordinal here.
     labels: Vec<Arc<LabelMeta>>,
-    label_ordinals: HashMap<String, u32>,
+    history: LabelHistory,
+    /// Per fingerprint: the newest label version holding it and its standing.
+    holders: Holders,
+    current_docs: CurrentDocs,
     manifest: serde_json::Value,
     /// Per tantivy segment: the fingerprint columns the verify index is built from.
     fingerprint_columns: Vec<FingerprintColumns>,
@@ -115,16 +146,19 @@ impl Snapshot {
             .try_into()
             .map_err(index_error("opening index reader"))?;
         let labels = read_labels(&generation.join(LABELS_FILE))?;
-        let label_ordinals = labels
-            .iter()
-            .enumerate()
-            .map(|(i, label)| (label.label_id.clone(), i as u32))
-            .collect();
+        let history = read_history(generation)?;
+        let holders = Holders::build(&history, &labels).map_err(|reason| StoreError::Corrupt {
+            path: generation.join(HISTORY_FILE).display().to_string(),
+            reason,
+        })?;
         let fingerprint_columns = fingerprint_columns(&reader.searcher())?;
+        let current_docs = current_docs(&reader.searcher(), &fingerprint_columns, &holders);
         Ok(Self {
             generation: generation.to_path_buf(),
             labels,
-            label_ordinals,
+            history,
+            holders,
+            current_docs,
             manifest,
             fingerprint_columns,
             reader,
@@ -143,8 +177,37 @@ impl Snapshot {
         &self.manifest
     }
 
+    /// Every label version, current or not; segments name their label by ordinal here.
     pub fn labels(&self) -> &[Arc<LabelMeta>] {
         &self.labels
+    }
+
+    /// The current version of every label still published, with its ordinal.
+    pub fn current_labels(&self) -> impl Iterator<Item = (u32, &Arc<LabelMeta>)> {
+        self.labels
+            .iter()
+            .enumerate()
+            .map(|(i, label)| (i as u32, label))
+            .filter(|(i, _)| self.holders.label_status(*i) == Some(VersionStatus::Current))
+    }
+
+    pub fn history(&self) -> &LabelHistory {
+        &self.history
+    }
+
+    /// Every fingerprint of every label version the history holds.
+    pub fn history_fingerprints(&self) -> impl Iterator<Item = Fingerprint> + '_ {
+        self.holders.fingerprints()
+    }
+
+    /// The ordinal of a label version by its id.
+    pub fn label_ordinal(&self, label_id: &str) -> Option<u32> {
+        self.holders.label_ordinal(label_id)
+    }
+
+    /// Matches the segments search may return (current versions of published labels).
+    pub(crate) fn current_query(&self) -> Box<dyn tantivy::query::Query> {
+        self.current_docs.query()
     }
 
     pub fn segment_count(&self) -> u64 {
@@ -211,7 +274,9 @@ impl Snapshot {
                 SegmentInfo {
                     address: segment.address,
                     label: segment.label,
+                    current: segment.current,
                     section_key,
+                    text_hash: segment.text_hash,
                     addresses_patient: addresses_patient(segment.text),
                 },
             );
@@ -249,17 +314,22 @@ impl Snapshot {
         let text_of = |field| doc.get_first(field).and_then(|v| v.as_str());
         let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
         let corrupt = |reason: &str| self.corrupt(address, reason);
-        let label_id = text_of(self.fields.label_id).ok_or_else(|| corrupt("no label id"))?;
+        let fingerprint = Fingerprint::from_halves(
+            u64_of(self.fields.fp_high).ok_or_else(|| corrupt("no fingerprint"))?,
+            u64_of(self.fields.fp_low).ok_or_else(|| corrupt("no fingerprint"))?,
+        );
+        let holder = self
+            .holders
+            .of(fingerprint)
+            .ok_or_else(|| corrupt("in no label version of the history"))?;
         Ok(SegmentView {
             address,
-            fingerprint: Fingerprint::from_halves(
-                u64_of(self.fields.fp_high).ok_or_else(|| corrupt("no fingerprint"))?,
-                u64_of(self.fields.fp_low).ok_or_else(|| corrupt("no fingerprint"))?,
+            fingerprint,
+            label: holder.label,
+            current: holder.current,
+            text_hash: TextHash::from_stored(
+                u64_of(self.fields.text_hash).ok_or_else(|| corrupt("no text hash"))?,
             ),
-            label: *self
-                .label_ordinals
-                .get(label_id)
-                .ok_or_else(|| corrupt("unknown label"))?,
             section_key: text_of(self.fields.section_key).ok_or_else(|| corrupt("no section"))?,
             text: text_of(self.fields.text).ok_or_else(|| corrupt("no text"))?,
         })
@@ -281,7 +351,36 @@ impl Snapshot {
             section_key: view.section_key.to_owned(),
             fingerprint: view.fingerprint,
             label: Arc::clone(&self.labels[view.label as usize]),
+            standing: self.standing(view.label),
         })
+    }
+
+    /// The standing of a label version (by ordinal) in its label's history.
+    pub fn standing(&self, label: u32) -> Standing {
+        let meta = &self.labels[label as usize];
+        let newest = match self.history.get(&meta.set_id) {
+            Some(set) => VersionRef::of_entry(set.newest()),
+            None => VersionRef {
+                label_id: meta.label_id.clone(),
+                version: meta.version.clone(),
+                effective_time: meta.effective_time.clone(),
+            },
+        };
+        Standing {
+            status: self
+                .holders
+                .label_status(label)
+                .unwrap_or(VersionStatus::Superseded),
+            newest,
+        }
+    }
+
+    /// Fails, loudly, when a visited segment does not hash to its fingerprint.
+    pub fn check_segment(&self, view: &SegmentView) -> Result<(), StoreError> {
+        match self.fingerprint_problem(view) {
+            Some(detail) => Err(self.tampered(view, detail)),
+            None => Ok(()),
+        }
     }
 
     /// What differs between a segment's indexed, stored and recomputed fingerprints, if
@@ -354,6 +453,52 @@ fn fingerprint_columns(searcher: &Searcher) -> Result<Vec<FingerprintColumns>, S
             Ok((column("fp_high")?, column("fp_low")?))
         })
         .collect()
+}
+
+impl VersionRef {
+    pub fn of_entry(entry: &super::VersionEntry) -> Self {
+        Self {
+            label_id: entry.label_id.clone(),
+            version: entry.version.clone(),
+            effective_time: entry.effective_time.clone(),
+        }
+    }
+}
+
+/// Per tantivy segment, the documents whose fingerprint is current.
+fn current_docs(
+    searcher: &Searcher,
+    columns: &[FingerprintColumns],
+    holders: &Holders,
+) -> CurrentDocs {
+    let mut by_segment = HashMap::new();
+    for (segment, (high, low)) in searcher.segment_readers().iter().zip(columns) {
+        let docs: Vec<DocId> = segment
+            .doc_ids_alive()
+            .filter(|&doc| {
+                let fingerprint = high
+                    .first(doc)
+                    .zip(low.first(doc))
+                    .map(|(h, l)| Fingerprint::from_halves(h, l));
+                fingerprint
+                    .and_then(|fp| holders.of(fp))
+                    .is_some_and(|holder: Holder| holder.current)
+            })
+            .collect();
+        by_segment.insert(segment.segment_id(), docs);
+    }
+    CurrentDocs::new(by_segment)
+}
+
+fn read_history(generation: &Path) -> Result<LabelHistory, StoreError> {
+    let path = generation.join(HISTORY_FILE);
+    if !path.exists() {
+        return Err(StoreError::Corrupt {
+            path: path.display().to_string(),
+            reason: "missing: the generation predates label history; run a full ingest".into(),
+        });
+    }
+    LabelHistory::read(&path)
 }
 
 fn read_labels(path: &Path) -> Result<Vec<Arc<LabelMeta>>, StoreError> {

@@ -1,7 +1,8 @@
-//! `vectors.bin`: one embedding per segment, keyed by fingerprint, appended during ingest.
-//! Layout: magic `DCV2`, u32 LE dimensions, the 16-byte id of the model that made the vectors,
-//! then rows of (u128 BE fingerprint, f32 LE × dims). The previous generation's file doubles as
-//! the embedding cache of the next ingest, for the same model only.
+//! `vectors.bin`: one embedding per distinct segment text, keyed by `TextHash`, appended during
+//! ingest (copies of a paragraph under several labels share one row). Layout: magic `DCV3`, u32
+//! LE dimensions, the 16-byte id of the model that made the vectors, then rows of (u64 BE text
+//! hash, f32 LE × dims). The previous generation's file doubles as the embedding cache of the
+//! next ingest, for the same model only.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -10,10 +11,11 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use super::{io_error, StoreError};
-use crate::domain::Fingerprint;
+use crate::domain::TextHash;
 
 pub(super) const VECTORS_FILE: &str = "vectors.bin";
-const MAGIC: &[u8; 4] = b"DCV2";
+const MAGIC: &[u8; 4] = b"DCV3";
+const KEY_BYTES: usize = 8;
 const HEADER_BYTES: u64 = 24;
 
 /// Which vectors can be compared: the model that made them and their length.
@@ -38,9 +40,30 @@ impl VectorWriter {
         Ok(Self { file })
     }
 
-    pub fn append(&mut self, fingerprint: Fingerprint, vector: &[f32]) -> Result<(), StoreError> {
+    /// Continues a copy of `base`'s vectors file at `path` (an incremental update); the base
+    /// must hold vectors of `space`.
+    pub fn extend(path: &Path, base: &Path, space: VectorSpace) -> Result<Self, StoreError> {
+        let mut reader =
+            File::open(base).map_err(io_error(format!("opening {}", base.display())))?;
+        if read_header(&mut reader, base)? != space {
+            return Err(StoreError::Corrupt {
+                path: base.display().to_string(),
+                reason: "vectors of another model: run a full ingest".into(),
+            });
+        }
+        std::fs::copy(base, path).map_err(io_error(format!("copying {}", base.display())))?;
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io_error(format!("opening {}", path.display())))?;
+        Ok(Self {
+            file: BufWriter::new(file),
+        })
+    }
+
+    pub fn append(&mut self, text: TextHash, vector: &[f32]) -> Result<(), StoreError> {
         self.file
-            .write_all(&fingerprint.bits().to_be_bytes())
+            .write_all(&text.get().to_be_bytes())
             .map_err(io_error("writing vectors"))?;
         for value in vector {
             self.file
@@ -60,7 +83,7 @@ impl VectorWriter {
 }
 
 fn row_bytes(dimensions: usize) -> usize {
-    16 + 4 * dimensions
+    KEY_BYTES + 4 * dimensions
 }
 
 fn read_header(file: &mut impl Read, path: &Path) -> Result<VectorSpace, StoreError> {
@@ -81,25 +104,24 @@ fn read_header(file: &mut impl Read, path: &Path) -> Result<VectorSpace, StoreEr
     })
 }
 
-fn row_fingerprint(row: &[u8]) -> Fingerprint {
-    let mut fp = [0u8; 16];
-    fp.copy_from_slice(&row[..16]);
-    let bits = u128::from_be_bytes(fp);
-    Fingerprint::from_halves((bits >> 64) as u64, bits as u64)
+fn row_key(row: &[u8]) -> TextHash {
+    let mut key = [0u8; KEY_BYTES];
+    key.copy_from_slice(&row[..KEY_BYTES]);
+    TextHash::from_stored(u64::from_be_bytes(key))
 }
 
-fn decode_row(row: &[u8]) -> (Fingerprint, Vec<f32>) {
-    let vector = row[16..]
+fn decode_row(row: &[u8]) -> (TextHash, Vec<f32>) {
+    let vector = row[KEY_BYTES..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    (row_fingerprint(row), vector)
+    (row_key(row), vector)
 }
 
-/// The embeddings of a generation: one row-major unit vector per fingerprint.
+/// The embeddings of a generation: one row-major unit vector per text.
 pub struct StoredVectors {
     pub space: VectorSpace,
-    pub fingerprints: Vec<Fingerprint>,
+    pub texts: Vec<TextHash>,
     pub matrix: Vec<f32>,
 }
 
@@ -108,13 +130,13 @@ pub(super) fn read_all(path: &Path) -> Result<StoredVectors, StoreError> {
     let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let space = read_header(&mut reader, path)?;
-    let (mut fingerprints, mut matrix) = (Vec::new(), Vec::new());
+    let (mut texts, mut matrix) = (Vec::new(), Vec::new());
     let mut row = vec![0u8; row_bytes(space.dimensions)];
     loop {
         match reader.read_exact(&mut row) {
             Ok(()) => {
-                let (fp, vector) = decode_row(&row);
-                fingerprints.push(fp);
+                let (text, vector) = decode_row(&row);
+                texts.push(text);
                 matrix.extend(vector);
             }
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
@@ -123,16 +145,16 @@ pub(super) fn read_all(path: &Path) -> Result<StoredVectors, StoreError> {
     }
     Ok(StoredVectors {
         space,
-        fingerprints,
+        texts,
         matrix,
     })
 }
 
-/// Embeddings of an earlier generation, read on demand by fingerprint.
+/// Embeddings of an earlier generation, read on demand by text hash.
 pub struct VectorCache {
     file: File,
     dimensions: usize,
-    offsets: HashMap<Fingerprint, u64>,
+    offsets: HashMap<TextHash, u64>,
 }
 
 impl VectorCache {
@@ -148,7 +170,7 @@ impl VectorCache {
         let mut row = vec![0u8; row_bytes(dimensions)];
         let mut offset = HEADER_BYTES;
         while reader.read_exact(&mut row).is_ok() {
-            offsets.insert(row_fingerprint(&row), offset);
+            offsets.insert(row_key(&row), offset);
             offset += row.len() as u64;
         }
         let file = File::open(&path).ok()?;
@@ -159,8 +181,13 @@ impl VectorCache {
         })
     }
 
-    pub fn get(&self, fingerprint: Fingerprint) -> Option<Vec<f32>> {
-        let offset = *self.offsets.get(&fingerprint)?;
+    /// Every text the cache holds a vector of.
+    pub fn texts(&self) -> impl Iterator<Item = TextHash> + '_ {
+        self.offsets.keys().copied()
+    }
+
+    pub fn get(&self, text: TextHash) -> Option<Vec<f32>> {
+        let offset = *self.offsets.get(&text)?;
         let mut row = vec![0u8; row_bytes(self.dimensions)];
         self.file.read_exact_at(&mut row, offset).ok()?;
         Some(decode_row(&row).1)
@@ -175,25 +202,23 @@ mod tests {
     fn written_rows_read_back_and_serve_as_a_cache() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(VECTORS_FILE);
-        let fps: Vec<Fingerprint> = (0..3)
-            .map(|i| Fingerprint::of_segment("s", "k", &i.to_string()))
-            .collect();
+        let texts: Vec<TextHash> = (0..3).map(|i| TextHash::of(&i.to_string())).collect();
         let space = VectorSpace {
             model_id: [7; 16],
             dimensions: 2,
         };
         let mut writer = VectorWriter::create(&path, space).unwrap();
-        for (i, fp) in fps.iter().enumerate() {
-            writer.append(*fp, &[i as f32, -(i as f32)]).unwrap();
+        for (i, text) in texts.iter().enumerate() {
+            writer.append(*text, &[i as f32, -(i as f32)]).unwrap();
         }
         writer.finish().unwrap();
         let stored = read_all(&path).unwrap();
         assert_eq!(stored.space, space);
-        assert_eq!(stored.fingerprints, fps);
+        assert_eq!(stored.texts, texts);
         assert_eq!(stored.matrix, [0.0, -0.0, 1.0, -1.0, 2.0, -2.0]);
         let cache = VectorCache::open(dir.path(), space).unwrap();
-        assert_eq!(cache.get(fps[2]), Some(vec![2.0, -2.0]));
-        assert_eq!(cache.get(Fingerprint::of_segment("x", "y", "z")), None);
+        assert_eq!(cache.get(texts[2]), Some(vec![2.0, -2.0]));
+        assert_eq!(cache.get(TextHash::of("z")), None);
         let other_model = VectorSpace {
             model_id: [8; 16],
             ..space

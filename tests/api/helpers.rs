@@ -11,7 +11,7 @@ use drugcite::conditions::VocabularyTerm;
 use drugcite::embed::Embedder;
 use drugcite::engine::GraphBackend;
 use drugcite::http::{ConnectionBounds, RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
-use drugcite::ingest::{ingest, IngestOptions, IngestReport, ProgressMode};
+use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
 use drugcite::keys::{KeyStore, Scope};
 use drugcite::startup::{ServeConfig, Server};
 use drugcite::store::DataDir;
@@ -107,6 +107,7 @@ pub fn subset_index() -> &'static SubsetIndex {
         let embedder = embedder();
         let options = IngestOptions {
             progress: ProgressMode::Silent,
+            mode: IngestMode::Full,
             embedder: Some(&embedder),
             vocabulary: vocabulary(),
         };

@@ -4,10 +4,12 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use drugcite::domain::Fingerprint;
+use drugcite::domain::{Fingerprint, TextHash};
 use drugcite::engine::Engine;
-use drugcite::ingest::{ingest, IngestError, IngestOptions, IngestReport, ProgressMode};
-use drugcite::store::{DataDir, Snapshot};
+use drugcite::ingest::{
+    ingest, IngestError, IngestMode, IngestOptions, IngestReport, ProgressMode,
+};
+use drugcite::store::{DataDir, Snapshot, VersionStatus};
 use drugcite::verify::Verification;
 use serde_json::Value;
 
@@ -17,14 +19,16 @@ use crate::helpers::{
 
 type StoredSet = BTreeSet<(String, String, String, String)>;
 
-/// (fingerprint, set id, section key, text) of every live segment.
+/// (fingerprint, set id, section key, text) of every current segment.
 fn stored_segments(data_dir: &Path) -> StoredSet {
     let snapshot = Snapshot::open_current(&DataDir::new(data_dir)).unwrap();
     snapshot
-        .fingerprints()
+        .catalog()
         .unwrap()
-        .into_iter()
-        .map(|(_, address)| {
+        .into_values()
+        .filter(|info| info.current)
+        .map(|info| info.address)
+        .map(|address| {
             let s = snapshot.segment(address).unwrap();
             (
                 s.fingerprint.to_string(),
@@ -40,6 +44,7 @@ fn stored_segments(data_dir: &Path) -> StoredSet {
 fn run(data_dir: &Path, inputs: &[PathBuf]) -> Result<IngestReport, IngestError> {
     let options = IngestOptions {
         progress: ProgressMode::Silent,
+        mode: IngestMode::Full,
         embedder: None,
         vocabulary: &[],
     };
@@ -243,15 +248,19 @@ fn a_new_label_version_keeps_fingerprints_of_unchanged_text() {
         &[old_file.clone(), new_file.clone()],
     )
     .unwrap();
-    assert_eq!((both.labels_indexed, both.labels_superseded), (1, 1));
+    assert_eq!(both.labels_indexed, 2, "both versions are kept");
+    assert_eq!(both.history.label_versions, 2);
     assert_eq!(
         stored_segments(&dir.path().join("both")),
         new_set,
-        "newer version wins"
+        "the newer version is current"
     );
-    let reversed = run(&dir.path().join("reversed"), &[new_file, old_file]).unwrap();
-    assert_eq!(reversed.labels_skipped["not_newer_than_indexed_version"], 1);
+    let reversed = run(&dir.path().join("reversed"), &[new_file, old_file.clone()]).unwrap();
+    assert_eq!(reversed.labels_indexed, 2);
     assert_eq!(stored_segments(&dir.path().join("reversed")), new_set);
+    let twice = run(&dir.path().join("twice"), &[old_file.clone(), old_file]).unwrap();
+    assert_eq!(twice.labels_skipped["version_already_indexed"], 1);
+    assert_eq!(stored_segments(&dir.path().join("twice")), old_set);
 }
 
 #[test]
@@ -295,20 +304,26 @@ fn a_verify_answer_of_a_replaced_generation_is_never_served() {
     )
     .unwrap();
     assert!(engine.index.reload_if_changed().unwrap());
-    assert!(
-        matches!(
-            engine.verifier.verify(cited).unwrap(),
-            Verification::NotFound | Verification::Mismatch { .. }
-        ),
-        "a segment the live generation no longer holds is not verified from the cache"
+    let Verification::Verified(segment) = engine.verifier.verify(cited).unwrap() else {
+        panic!("a withdrawn label's segment still verifies");
+    };
+    assert_eq!(
+        segment.standing.status,
+        VersionStatus::Withdrawn,
+        "the answer comes from the new generation (withdrawn there), not the cache (current)"
     );
 }
 
 #[test]
-fn the_subset_index_has_an_embedding_for_every_segment() {
+fn the_subset_index_has_an_embedding_for_every_distinct_text() {
     let index = subset_index();
+    let texts = &index.report.texts;
     assert_eq!(
         index.report.embeddings_computed + index.report.embeddings_reused,
+        texts.distinct_texts
+    );
+    assert_eq!(
+        texts.distinct_texts + texts.embedding_copies,
         index.report.segments
     );
     let engine = Engine::open(DataDir::new(&index.data_dir), Some(embedder())).unwrap();
@@ -323,6 +338,7 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
     let embedder = embedder();
     let options = IngestOptions {
         progress: ProgressMode::Silent,
+        mode: IngestMode::Full,
         embedder: Some(&embedder),
         vocabulary: &[],
     };
@@ -334,9 +350,9 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
     .unwrap();
     assert_eq!(
         (first.embeddings_computed, first.embeddings_reused),
-        (first.segments, 0)
+        (first.texts.distinct_texts, 0)
     );
-    let vectors_of = |dir: &Path| -> BTreeSet<(Fingerprint, Vec<u32>)> {
+    let vectors_of = |dir: &Path| -> BTreeSet<(TextHash, Vec<u32>)> {
         let stored = Snapshot::open_current(&DataDir::new(dir))
             .unwrap()
             .vectors()
@@ -344,15 +360,15 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
             .unwrap();
         let rows = stored.matrix.chunks_exact(stored.space.dimensions);
         let rows = rows.map(|r| r.iter().map(|v| v.to_bits()).collect());
-        stored.fingerprints.into_iter().zip(rows).collect()
+        stored.texts.into_iter().zip(rows).collect()
     };
     let before = vectors_of(&data_dir);
     let second = ingest(&DataDir::new(&data_dir), &[input], &options).unwrap();
     assert_eq!(
         (second.embeddings_computed, second.embeddings_reused),
-        (0, second.segments)
+        (0, second.texts.distinct_texts)
     );
-    assert_eq!(before.len() as u64, first.segments);
+    assert_eq!(before.len() as u64, first.texts.distinct_texts);
     assert_eq!(
         before,
         vectors_of(&data_dir),

@@ -11,7 +11,7 @@ use std::time::Duration;
 use drugcite::domain::Fingerprint;
 use drugcite::engine::GraphBackend;
 use drugcite::graph::{GraphData, NodeKind, RelationType, Relationship};
-use drugcite::ingest::{ingest, IngestOptions, ProgressMode};
+use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
 use drugcite::label::{dailymed_url, section_name};
 use drugcite::neo4j::{schema_statements, sync_generation, Neo4jClient, StoredCounts};
 use drugcite::store::{DataDir, Snapshot};
@@ -164,6 +164,7 @@ fn smaller_index(dir: &Path) -> PathBuf {
     let input = write_jsonl(dir, "two.jsonl", &corpus_lines(2));
     let options = IngestOptions {
         progress: ProgressMode::Silent,
+        mode: IngestMode::Full,
         embedder: None,
         vocabulary: vocabulary(),
     };
@@ -608,16 +609,40 @@ fn expected(file: &str, e: &Embedded, snapshot: &Snapshot, fingerprint: &str) ->
             .into_iter()
             .filter(|s| s.0 == fingerprint)
             .map(|(_, label_id, key, _)| {
-                let label = snapshot
-                    .labels()
-                    .iter()
-                    .find(|l| l.label_id == label_id)
-                    .unwrap();
+                let ordinal = snapshot.label_ordinal(&label_id).unwrap();
+                let label = &snapshot.labels()[ordinal as usize];
+                let standing = snapshot.standing(ordinal);
                 json!({"set_id": label.set_id, "version": label.version,
                        "effective_time": label.effective_time, "label_id": label.label_id,
+                       "status": standing.status, "newest_version": standing.newest.version,
                        "section": section_name(&key), "source": dailymed_url(&label.set_id)})
             })
             .collect(),
+        "13-labels-with-exactly-this-text.cypher" => {
+            let segments = live_segments(snapshot);
+            let text_of = |fp: &str| segments.iter().find(|s| s.0 == fp).map(|s| s.3.clone());
+            let wanted = text_of(fingerprint).expect("the fingerprint is a live segment");
+            let rows = segments
+                .iter()
+                .filter(|s| s.3 == wanted)
+                .map(|(fp, label_id, key, _)| {
+                    let label = snapshot
+                        .labels()
+                        .iter()
+                        .find(|l| &l.label_id == label_id)
+                        .unwrap();
+                    json!({"set_id": label.set_id, "manufacturer": label.drug.manufacturer,
+                           "fingerprint": fp, "section": section_name(key)})
+                })
+                .collect();
+            sorted_by(rows, |v| {
+                (
+                    text(v, "set_id"),
+                    text(v, "fingerprint"),
+                    text(v, "section"),
+                )
+            })
+        }
         other => panic!("{other} has no expectation here: add one"),
     }
 }

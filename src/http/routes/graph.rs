@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 
-use super::{blocking, Envelope, Source};
+use super::{blocking, AlsoIn, Envelope, Source};
 use crate::domain::{GraphLimit, MaxHops, Question};
 use crate::graph::service::{AnsweredRelationship, GraphAnswer};
 use crate::graph::{GraphQuestion, Hop, RelationType, Severity};
@@ -82,6 +82,9 @@ pub struct GraphEvidence {
     fingerprint: String,
     section: String,
     source: Source,
+    /// Ours, additive: the other labels whose copy of this exact text states it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    also_in: Option<AlsoIn>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -101,7 +104,8 @@ pub struct GraphRelationship {
     #[schema(value_type = Option<String>)]
     severity: Option<Severity>,
     evidence: Vec<GraphEvidence>,
-    /// Segments stating it in all (the first few are shown).
+    /// Distinct texts stating it in all (the first few are shown; a text several labels hold
+    /// counts once, its copies in the evidence's `also_in`).
     evidence_count: usize,
 }
 
@@ -234,13 +238,14 @@ fn relationship(r: AnsweredRelationship) -> GraphRelationship {
         evidence: r
             .evidence
             .iter()
-            .map(|segment| GraphEvidence {
-                text: segment.text.clone(),
-                fingerprint: segment.fingerprint.to_string(),
-                section: section_name(&segment.section_key).into_owned(),
+            .map(|item| GraphEvidence {
+                text: item.segment.text.clone(),
+                fingerprint: item.segment.fingerprint.to_string(),
+                section: section_name(&item.segment.section_key).into_owned(),
                 source: Source {
-                    url: dailymed_url(&segment.label.set_id),
+                    url: dailymed_url(&item.segment.label.set_id),
                 },
+                also_in: AlsoIn::shown(&item.also_in),
             })
             .collect(),
     }

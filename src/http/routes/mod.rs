@@ -3,12 +3,14 @@
 
 pub mod graph;
 pub mod health;
+pub mod labels;
 pub mod search;
 pub mod verify;
 
 use serde::Serialize;
 
 use crate::label::{dailymed_url, section_name, Drug};
+use crate::search::collapse;
 use crate::store::StoredSegment;
 
 /// §2.1 success envelope.
@@ -59,6 +61,44 @@ impl From<&StoredSegment> for LabelSegment {
                 url: dailymed_url(&segment.label.set_id),
             },
         }
+    }
+}
+
+/// Ours, additive: other labels (repackagers, other labelers) holding exactly this text, each
+/// with its own fingerprint. Present only when there are any.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AlsoIn {
+    /// Every other label holding the text (only the first 10 are listed).
+    pub count: usize,
+    /// The first of them, best-ranked first.
+    pub labels: Vec<AlsoInLabel>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AlsoInLabel {
+    pub set_id: String,
+    pub manufacturer: String,
+    /// 128 characters of 0/1 (that label's copy); resolves with /v1/verify.
+    pub fingerprint: String,
+    pub section: String,
+}
+
+impl AlsoIn {
+    /// `None` when the text has no other copies.
+    pub fn shown(also_in: &collapse::AlsoIn) -> Option<Self> {
+        (also_in.count > 0).then(|| Self {
+            count: also_in.count,
+            labels: also_in
+                .labels
+                .iter()
+                .map(|copy| AlsoInLabel {
+                    set_id: copy.set_id.clone(),
+                    manufacturer: copy.manufacturer.clone(),
+                    fingerprint: copy.fingerprint.to_string(),
+                    section: section_name(&copy.section_key).into_owned(),
+                })
+                .collect(),
+        })
     }
 }
 

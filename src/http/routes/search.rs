@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 
-use super::{blocking, Envelope, LabelSegment};
+use super::{blocking, AlsoIn, Envelope, LabelSegment};
 use crate::domain::{Question, SearchFilters, TopK};
 use crate::http::access::{Access, SearchAccess};
 use crate::http::body::{Fields, FromFields, JsonBody};
@@ -64,10 +64,19 @@ pub struct SearchMetadata {
     search_time_ms: f64,
 }
 
+/// A label segment; a text several labels hold is listed once, its other labels in `also_in`.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct SearchResult {
+    #[serde(flatten)]
+    segment: LabelSegment,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    also_in: Option<AlsoIn>,
+}
+
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct SearchData {
     query: String,
-    results: Vec<LabelSegment>,
+    results: Vec<SearchResult>,
     metadata: SearchMetadata,
 }
 
@@ -94,7 +103,13 @@ pub async fn search(
     let engine = state.engine.clone();
     let query = question.clone();
     let hits = blocking(move || engine.searcher.search(&query, top_k, &filters)).await?;
-    let results: Vec<LabelSegment> = hits.iter().map(LabelSegment::from).collect();
+    let results: Vec<SearchResult> = hits
+        .iter()
+        .map(|hit| SearchResult {
+            segment: LabelSegment::from(&hit.segment),
+            also_in: AlsoIn::shown(&hit.also_in),
+        })
+        .collect();
     Ok(Json(Envelope::ok(SearchData {
         query: question.as_str().to_owned(),
         metadata: SearchMetadata {

@@ -1,5 +1,6 @@
 //! `GET /v1/verify/{fingerprint}` (§4.2, DESIGN "Verify"): exact match → verified text and
-//! source; a near miss → not verified, with the Hamming distance; else `detail: Not Found`.
+//! source, and the label version it comes from (current, superseded or withdrawn); a near miss
+//! → not verified, with the Hamming distance; else `detail: Not Found`.
 
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
@@ -11,6 +12,7 @@ use crate::domain::{Fingerprint, InvalidInput};
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::{ApiError, AppState};
 use crate::label::Drug;
+use crate::store::{StoredSegment, VersionStatus};
 use crate::verify::Verification;
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -23,6 +25,41 @@ pub struct VerifyFound {
     source: Option<Source>,
     /// Why verification failed (gives the Hamming distance); null when verified.
     message: Option<String>,
+    /// The label version the text comes from (the newest holding it) and where it stands;
+    /// null when not verified. Additive to the spec.
+    label: Option<LabelVersion>,
+}
+
+/// The label version a verified segment comes from.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct LabelVersion {
+    set_id: String,
+    /// The SPL document id of the version.
+    label_id: String,
+    version: String,
+    effective_time: String,
+    /// `current`: the text is in the label's current version; `superseded`: a newer version
+    /// no longer has it (the text is exactly what this version said); `withdrawn`: the label
+    /// is no longer published.
+    status: VersionStatus,
+    /// The label's newest version (this one unless superseded).
+    current_version: String,
+    current_effective_time: String,
+}
+
+impl From<&StoredSegment> for LabelVersion {
+    fn from(segment: &StoredSegment) -> Self {
+        let (label, standing) = (&segment.label, &segment.standing);
+        Self {
+            set_id: label.set_id.clone(),
+            label_id: label.label_id.clone(),
+            version: label.version.clone(),
+            effective_time: label.effective_time.clone(),
+            status: standing.status,
+            current_version: standing.newest.version.clone(),
+            current_effective_time: standing.newest.effective_time.clone(),
+        }
+    }
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -81,6 +118,7 @@ pub async fn verify(
                 section: Some(view.section),
                 source: Some(view.source),
                 message: None,
+                label: Some(LabelVersion::from(segment.as_ref())),
             }))
         }
         Verification::Mismatch { distance } => VerifyData::Found(Box::new(VerifyFound {
@@ -90,6 +128,7 @@ pub async fn verify(
             drug: None,
             section: None,
             source: None,
+            label: None,
             message: Some(format!(
                 "no exact match: the nearest indexed fingerprint differs in {distance} of 128 bits (Hamming distance {distance})"
             )),

@@ -1,0 +1,64 @@
+//! The segments a sync writes: one row per (segment, label version holding it) over the whole
+//! label history, so Neo4j resolves superseded and withdrawn versions like the embedded store.
+//! Reads a snapshot; never writes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::domain::{Fingerprint, TextHash};
+use crate::store::{Snapshot, StoreError};
+
+/// A segment with one label version that holds it.
+pub struct HeldSegment {
+    pub fingerprint: Fingerprint,
+    pub text_hash: TextHash,
+    pub text: Arc<str>,
+    pub set_id: String,
+    pub label_id: String,
+    pub section_key: String,
+}
+
+/// Every (segment, version) pair of the history, in (fingerprint, label id, section) order.
+pub fn held_segments(snapshot: &Snapshot) -> Result<Vec<HeldSegment>, StoreError> {
+    let mut docs: HashMap<Fingerprint, (TextHash, Arc<str>, String)> = HashMap::new();
+    snapshot.visit_segments(|segment| {
+        let doc = (
+            segment.text_hash,
+            Arc::from(segment.text),
+            segment.section_key.to_owned(),
+        );
+        docs.insert(segment.fingerprint, doc);
+    })?;
+    let mut held = Vec::with_capacity(docs.len());
+    for set in snapshot.history().sets() {
+        for version in &set.versions {
+            let in_sections = version
+                .sections
+                .iter()
+                .flat_map(|s| s.fingerprints.iter().map(move |fp| (*fp, Some(&s.key))));
+            let retired = version.retired.iter().map(|fp| (*fp, None));
+            for (fingerprint, key) in in_sections.chain(retired) {
+                let Some((text_hash, text, doc_key)) = docs.get(&fingerprint) else {
+                    continue;
+                };
+                held.push(HeldSegment {
+                    fingerprint,
+                    text_hash: *text_hash,
+                    text: Arc::clone(text),
+                    set_id: set.set_id.clone(),
+                    label_id: version.label_id.clone(),
+                    section_key: key.unwrap_or(doc_key).clone(),
+                });
+            }
+        }
+    }
+    held.sort_by(|a, b| {
+        (a.fingerprint, &a.label_id, &a.section_key).cmp(&(
+            b.fingerprint,
+            &b.label_id,
+            &b.section_key,
+        ))
+    });
+    held.dedup_by(|a, b| (a.fingerprint, &a.label_id) == (b.fingerprint, &b.label_id));
+    Ok(held)
+}

@@ -1,0 +1,153 @@
+//! Copies of one text under several labels (repackagers), collapsed: search and /v1/graph
+//! answer each distinct text once, by its best eligible copy, and name the other copies in
+//! `AlsoIn`. Owns which segments take part (`searchable`). Pure computation over the catalog.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::domain::{Fingerprint, TextHash};
+use crate::label::LabelMeta;
+use crate::store::SegmentInfo;
+
+/// Other copies named per result; all are counted.
+pub const ALSO_IN_SHOWN: usize = 10;
+
+/// The one rule for which segments search and graph evidence show and collapse: those of the
+/// current version of a published label (never superseded or withdrawn text).
+pub fn searchable(info: &SegmentInfo) -> bool {
+    info.current
+}
+
+/// The searchable copies of every text, each list in fingerprint order.
+#[derive(Default)]
+pub struct Copies {
+    by_text: HashMap<TextHash, Vec<Fingerprint>>,
+}
+
+impl Copies {
+    pub fn build(catalog: &HashMap<Fingerprint, SegmentInfo>) -> Self {
+        let mut by_text: HashMap<TextHash, Vec<Fingerprint>> = HashMap::new();
+        for (fingerprint, info) in catalog.iter().filter(|(_, info)| searchable(info)) {
+            by_text
+                .entry(info.text_hash)
+                .or_default()
+                .push(*fingerprint);
+        }
+        by_text
+            .values_mut()
+            .for_each(|copies| copies.sort_unstable());
+        Self { by_text }
+    }
+
+    /// The searchable copies of `text`, in fingerprint order (empty if none).
+    pub fn of(&self, text: TextHash) -> &[Fingerprint] {
+        self.by_text.get(&text).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn contains(&self, text: TextHash) -> bool {
+        self.by_text.contains_key(&text)
+    }
+}
+
+/// A distinct text as it is answered: its best eligible copy and the others, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collapsed {
+    pub score: f32,
+    pub representative: Fingerprint,
+    pub others: Vec<Fingerprint>,
+}
+
+/// Scores each copy with `score` (`None`: not eligible) and orders them: higher score, then
+/// `preferred` (the copy retrieval found best), then the smaller fingerprint. `None` when no
+/// copy is eligible.
+pub fn collapse(
+    copies: &[Fingerprint],
+    preferred: Option<Fingerprint>,
+    score: impl Fn(Fingerprint) -> Option<f32>,
+) -> Option<Collapsed> {
+    let mut eligible: Vec<(Fingerprint, f32)> = copies
+        .iter()
+        .filter_map(|fp| score(*fp).map(|s| (*fp, s)))
+        .collect();
+    eligible.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then((Some(b.0) == preferred).cmp(&(Some(a.0) == preferred)))
+            .then(a.0.cmp(&b.0))
+    });
+    let mut ordered = eligible.into_iter();
+    let (representative, score) = ordered.next()?;
+    Some(Collapsed {
+        score,
+        representative,
+        others: ordered.map(|(fp, _)| fp).collect(),
+    })
+}
+
+/// Another label holding the same text: what a client needs to cite or verify that copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtherCopy {
+    pub set_id: String,
+    pub manufacturer: String,
+    pub fingerprint: Fingerprint,
+    pub section_key: Arc<str>,
+}
+
+/// The other copies of a result: how many, and the first `ALSO_IN_SHOWN` in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AlsoIn {
+    pub count: usize,
+    pub labels: Vec<OtherCopy>,
+}
+
+impl AlsoIn {
+    pub fn of(
+        others: &[Fingerprint],
+        catalog: &HashMap<Fingerprint, SegmentInfo>,
+        labels: &[Arc<LabelMeta>],
+    ) -> Self {
+        let shown = others.iter().take(ALSO_IN_SHOWN).filter_map(|fp| {
+            let info = catalog.get(fp)?;
+            let label = labels.get(info.label as usize)?;
+            Some(OtherCopy {
+                set_id: label.set_id.clone(),
+                manufacturer: label.drug.manufacturer.clone(),
+                fingerprint: *fp,
+                section_key: Arc::clone(&info.section_key),
+            })
+        });
+        Self {
+            count: others.len(),
+            labels: shown.collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp(i: u32) -> Fingerprint {
+        Fingerprint::of_segment(&format!("set-{i}"), "warnings", "the same text")
+    }
+
+    #[test]
+    fn the_best_eligible_copy_answers_and_the_rest_follow_in_order() {
+        let copies = [fp(0), fp(1), fp(2), fp(3)];
+        let scores = HashMap::from([(fp(0), 0.5), (fp(1), 0.9), (fp(2), 0.5)]);
+        let collapsed = collapse(&copies, None, |f| scores.get(&f).copied()).unwrap();
+        assert_eq!(collapsed.representative, fp(1));
+        assert_eq!(collapsed.score, 0.9);
+        let tied = [fp(0).min(fp(2)), fp(0).max(fp(2))];
+        assert_eq!(
+            collapsed.others, tied,
+            "ties by fingerprint; fp(3) is not eligible"
+        );
+        let preferred = collapse(&copies, Some(tied[1]), |f| scores.get(&f).copied()).unwrap();
+        assert_eq!(
+            preferred.others,
+            [tied[1], tied[0]],
+            "retrieval's best copy wins a tie"
+        );
+        assert!(collapse(&copies, None, |_| None).is_none());
+    }
+}

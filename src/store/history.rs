@@ -1,0 +1,331 @@
+//! Label history: every version of every label set the store has ingested, the segments
+//! (fingerprints by section) each version holds, which version is current and which sets a
+//! full snapshot withdrew. Pure data and its file (`history.jsonl`); no tantivy, no HTTP.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{io_error, StoreError};
+use crate::domain::Fingerprint;
+
+pub(super) const HISTORY_FILE: &str = "history.jsonl";
+
+/// Which of two versions of one set id is newer: version number, then effective time.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct VersionRank(u64, String);
+
+impl VersionRank {
+    pub fn new(version: &str, effective_time: &str) -> Self {
+        Self(
+            version.trim().parse().unwrap_or(0),
+            effective_time.to_owned(),
+        )
+    }
+}
+
+/// Where a version stands in its label's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum VersionStatus {
+    /// The newest version of a label still published.
+    Current,
+    /// A newer version of the label exists.
+    Superseded,
+    /// The newest version of a label that a later full snapshot no longer contained.
+    Withdrawn,
+}
+
+/// One section of one version: its openFDA key and its segments in document order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionEntry {
+    pub key: String,
+    #[serde(with = "hex_fingerprints")]
+    pub fingerprints: Vec<Fingerprint>,
+}
+
+/// One ingested version of a label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionEntry {
+    pub label_id: String,
+    pub version: String,
+    pub effective_time: String,
+    pub sections: Vec<SectionEntry>,
+    /// Fingerprints an earlier ingest of this same version produced and the current
+    /// segmentation no longer does: still resolvable, never searched.
+    #[serde(
+        default,
+        with = "hex_fingerprints",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub retired: Vec<Fingerprint>,
+}
+
+impl VersionEntry {
+    pub fn rank(&self) -> VersionRank {
+        VersionRank::new(&self.version, &self.effective_time)
+    }
+
+    /// Every fingerprint of the version's sections, in document order.
+    pub fn fingerprints(&self) -> impl Iterator<Item = Fingerprint> + '_ {
+        self.sections
+            .iter()
+            .flat_map(|s| s.fingerprints.iter().copied())
+    }
+}
+
+/// When a full snapshot no longer contained a label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Withdrawal {
+    /// UTC, RFC 3339: when the full ingest that withdrew the label ran.
+    pub at: String,
+    /// The generation that first marked it withdrawn.
+    pub generation: String,
+}
+
+/// The history of one set id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetHistory {
+    pub set_id: String,
+    /// Oldest first by `VersionRank`.
+    pub versions: Vec<VersionEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn: Option<Withdrawal>,
+}
+
+impl SetHistory {
+    pub fn newest(&self) -> &VersionEntry {
+        self.versions
+            .last()
+            .expect("a set history holds at least one version")
+    }
+
+    pub fn status_of(&self, position: usize) -> VersionStatus {
+        match (position + 1 == self.versions.len(), &self.withdrawn) {
+            (false, _) => VersionStatus::Superseded,
+            (true, None) => VersionStatus::Current,
+            (true, Some(_)) => VersionStatus::Withdrawn,
+        }
+    }
+
+    /// Adds a version, or replaces the entry of the same label id; keeps rank order.
+    /// Fingerprints the replaced entry had and the new one lacks are kept as retired.
+    pub fn put(&mut self, mut entry: VersionEntry) {
+        if let Some(at) = self
+            .versions
+            .iter()
+            .position(|v| v.label_id == entry.label_id)
+        {
+            let old = self.versions.remove(at);
+            let now: BTreeSet<Fingerprint> = entry.fingerprints().collect();
+            let retired: BTreeSet<Fingerprint> = old
+                .fingerprints()
+                .chain(old.retired.iter().copied())
+                .filter(|fp| !now.contains(fp))
+                .collect();
+            entry.retired = retired.into_iter().collect();
+        }
+        let at = self.versions.partition_point(|v| v.rank() <= entry.rank());
+        self.versions.insert(at, entry);
+    }
+
+    /// Whether a version of this rank (or this label id) is already recorded.
+    pub fn holds(&self, label_id: &str, rank: &VersionRank) -> bool {
+        self.versions
+            .iter()
+            .any(|v| v.label_id == label_id || &v.rank() == rank)
+    }
+}
+
+/// Every set's history, by set id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LabelHistory {
+    sets: BTreeMap<String, SetHistory>,
+}
+
+impl LabelHistory {
+    pub fn get(&self, set_id: &str) -> Option<&SetHistory> {
+        self.sets.get(set_id)
+    }
+
+    pub fn sets(&self) -> impl Iterator<Item = &SetHistory> {
+        self.sets.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// Records a version (see `SetHistory::put`); a set that reappears is no longer withdrawn.
+    pub fn put(&mut self, set_id: &str, entry: VersionEntry) {
+        let set = self
+            .sets
+            .entry(set_id.to_owned())
+            .or_insert_with(|| SetHistory {
+                set_id: set_id.to_owned(),
+                versions: Vec::new(),
+                withdrawn: None,
+            });
+        set.withdrawn = None;
+        set.put(entry);
+    }
+
+    /// Marks withdrawn every set not in `present` that is not withdrawn already; returns how
+    /// many it marked.
+    pub fn withdraw_absent(&mut self, present: &BTreeSet<String>, withdrawal: &Withdrawal) -> u64 {
+        let mut marked = 0;
+        for set in self.sets.values_mut() {
+            if set.withdrawn.is_none() && !present.contains(&set.set_id) {
+                set.withdrawn = Some(withdrawal.clone());
+                marked += 1;
+            }
+        }
+        marked
+    }
+
+    pub fn read(path: &Path) -> Result<Self, StoreError> {
+        let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
+        let mut sets = BTreeMap::new();
+        for (number, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(io_error(format!("reading {}", path.display())))?;
+            let set: SetHistory = serde_json::from_str(&line).map_err(|e| StoreError::Corrupt {
+                path: path.display().to_string(),
+                reason: format!("line {}: {e}", number + 1),
+            })?;
+            if set.versions.is_empty() {
+                return Err(StoreError::Corrupt {
+                    path: path.display().to_string(),
+                    reason: format!("line {}: a set without versions", number + 1),
+                });
+            }
+            sets.insert(set.set_id.clone(), set);
+        }
+        Ok(Self { sets })
+    }
+
+    /// Writes one line per set, by set id, and syncs the file.
+    pub fn write(&self, path: &Path) -> Result<(), StoreError> {
+        let file = File::create(path).map_err(io_error(format!("creating {}", path.display())))?;
+        let mut out = BufWriter::new(file);
+        for set in self.sets.values() {
+            serde_json::to_writer(&mut out, set)
+                .map_err(|e| io_error("writing the label history")(e.into()))?;
+            out.write_all(b"\n")
+                .map_err(io_error("writing the label history"))?;
+        }
+        let file = out
+            .into_inner()
+            .map_err(|e| io_error("flushing the label history")(e.into_error()))?;
+        file.sync_all()
+            .map_err(io_error("syncing the label history"))
+    }
+}
+
+/// Fingerprints as 32 hex digits in JSON.
+mod hex_fingerprints {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::domain::Fingerprint;
+
+    pub fn serialize<S: Serializer>(fps: &[Fingerprint], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(fps.iter().map(|fp| fp.to_hex()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Fingerprint>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|hex| {
+                Fingerprint::from_hex(hex)
+                    .ok_or_else(|| D::Error::custom(format!("not a fingerprint: {hex:?}")))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp(n: u8) -> Fingerprint {
+        Fingerprint::of_segment("s", "k", &n.to_string())
+    }
+
+    fn version(label_id: &str, version: &str, fps: &[u8]) -> VersionEntry {
+        VersionEntry {
+            label_id: label_id.into(),
+            version: version.into(),
+            effective_time: format!("2020010{version}"),
+            sections: vec![SectionEntry {
+                key: "warnings".into(),
+                fingerprints: fps.iter().map(|&n| fp(n)).collect(),
+            }],
+            retired: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn versions_are_kept_in_rank_order_whatever_the_arrival_order() {
+        let mut history = LabelHistory::default();
+        for (id, v) in [("c", "3"), ("a", "1"), ("b", "2")] {
+            history.put("s", version(id, v, &[1]));
+        }
+        let set = history.get("s").unwrap();
+        let order: Vec<&str> = set.versions.iter().map(|v| v.version.as_str()).collect();
+        assert_eq!(order, ["1", "2", "3"]);
+        assert_eq!(set.status_of(2), VersionStatus::Current);
+        assert_eq!(set.status_of(0), VersionStatus::Superseded);
+        assert!(set.holds("zz", &VersionRank::new("2", "20200102")));
+        assert!(!set.holds("zz", &VersionRank::new("4", "20200104")));
+    }
+
+    #[test]
+    fn re_ingesting_a_version_retires_what_it_no_longer_produces() {
+        let mut history = LabelHistory::default();
+        history.put("s", version("a", "1", &[1, 2]));
+        history.put("s", version("a", "1", &[2, 3]));
+        let set = history.get("s").unwrap();
+        assert_eq!(set.versions.len(), 1);
+        assert_eq!(set.versions[0].retired, vec![fp(1)]);
+    }
+
+    #[test]
+    fn an_absent_set_is_withdrawn_and_a_returning_one_is_not() {
+        let mut history = LabelHistory::default();
+        history.put("s", version("a", "1", &[1]));
+        history.put("t", version("b", "1", &[2]));
+        let withdrawal = Withdrawal {
+            at: "2026-01-01T00:00:00Z".into(),
+            generation: "g".into(),
+        };
+        let present = BTreeSet::from(["t".to_owned()]);
+        assert_eq!(history.withdraw_absent(&present, &withdrawal), 1);
+        assert_eq!(history.withdraw_absent(&present, &withdrawal), 0);
+        assert_eq!(
+            history.get("s").unwrap().status_of(0),
+            VersionStatus::Withdrawn
+        );
+        history.put("s", version("c", "2", &[1]));
+        let set = history.get("s").unwrap();
+        assert_eq!(set.status_of(1), VersionStatus::Current);
+        assert_eq!(set.status_of(0), VersionStatus::Superseded);
+    }
+
+    #[test]
+    fn the_file_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(HISTORY_FILE);
+        let mut history = LabelHistory::default();
+        history.put("s", version("a", "1", &[1, 2]));
+        history.put("s", version("b", "2", &[2]));
+        history.write(&path).unwrap();
+        assert_eq!(LabelHistory::read(&path).unwrap(), history);
+    }
+}
