@@ -1,10 +1,13 @@
 //! Integration tests: the real server on a random port over a real index built from a small
 //! subset of the shared openFDA corpus (`../shared/data`, or `$DRUGCITE_SHARED_DATA`).
 
+mod accounts;
 mod auth;
 mod bolt;
 mod cli;
 mod connections;
+mod console;
+mod console_browser;
 mod corpus;
 mod envelopes;
 mod extract;
@@ -14,4 +17,5 @@ mod helpers;
 mod ingest;
 mod neo4j;
 mod search;
+mod test_db;
 mod verify;
