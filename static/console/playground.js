@@ -52,11 +52,14 @@ function drawGraph(data) {
   const names = new Map();
   const edges = [];
   const drugs = new Set(data.relationships.map((r) => r.drug));
+  const seen = new Set();
   for (const path of data.paths) {
     for (const hop of path.hops) {
       names.set(hop.from, true);
       names.set(hop.to, true);
-      edges.push(hop);
+      const id = `${hop.from}|${hop.type}|${hop.to}`;
+      if (!seen.has(id)) edges.push(hop);
+      seen.add(id);
     }
   }
   const nodes = [...names.keys()].slice(0, 24);
@@ -72,7 +75,7 @@ function drawGraph(data) {
     const [x1, y1] = at.get(hop.from), [x2, y2] = at.get(hop.to);
     const group = element("svg:g", { class: "edge" });
     group.append(element("svg:line", { x1, y1, x2, y2 }));
-    group.append(element("svg:text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, "text-anchor": "middle" }, hop.kind));
+    group.append(element("svg:text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, "text-anchor": "middle" }, hop.type.replace("_", " ")));
     svg.append(group);
   }
   for (const name of nodes) {
@@ -103,7 +106,7 @@ async function run(event) {
       drawGraph(data);
       for (const rel of data.relationships) {
         for (const evidence of rel.evidence.slice(0, 1)) {
-          results.append(segmentItem(evidence, `${rel.drug} —${rel.kind}→ ${rel.target} · ${evidence.section}`));
+          results.append(segmentItem(evidence, `${rel.drug} —${rel.type.replace("_", " ")}→ ${rel.target} · ${evidence.section}`));
         }
       }
       $("pg-status").textContent = `${data.relationships.length} relationships, ${data.paths.length} paths`;

@@ -5,6 +5,7 @@ A screenshot of every page goes to SCREENSHOT_DIR. Run by tests/api/console_brow
 
 Usage: console.py BASE_URL SCREENSHOT_DIR
 """
+import base64
 import json
 import os
 import sys
@@ -32,10 +33,12 @@ def browser():
 
 
 def shot(driver, name):
-    driver.execute_script("window.scrollTo(0, 0)")
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(1200, max(700, min(height + 40, 2400)))
-    driver.save_screenshot(os.path.join(SHOTS, name))
+    """The whole page, beyond the window, through the DevTools protocol."""
+    height = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]["height"]
+    clip = {"x": 0, "y": 0, "width": 1200, "height": min(height, 3000), "scale": 1}
+    image = driver.execute_cdp_cmd("Page.captureScreenshot", {"captureBeyondViewport": True, "clip": clip})
+    with open(os.path.join(SHOTS, name), "wb") as out:
+        out.write(base64.b64decode(image["data"]))
     print(f"screenshot {name}")
 
 
