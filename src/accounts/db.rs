@@ -87,24 +87,24 @@ fn create_private(path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Applies each migration not yet recorded. Claiming the version is the transaction's first
+/// statement (a write), so concurrent starts on one database apply each migration once: the
+/// others wait for the claim's commit and then find it taken.
 async fn migrate(pool: &AnyPool) -> Result<(), AccountError> {
     pool.execute("CREATE TABLE IF NOT EXISTS drugcite_migrations (version BIGINT PRIMARY KEY)")
         .await?;
     for (version, sql) in MIGRATIONS {
         let mut tx = pool.begin().await?;
-        let applied: Option<i64> =
-            sqlx::query_scalar("SELECT version FROM drugcite_migrations WHERE version = $1")
-                .bind(version)
-                .fetch_optional(&mut *tx)
-                .await?;
-        if applied.is_some() {
+        let claimed = sqlx::query(
+            "INSERT INTO drugcite_migrations (version) VALUES ($1) ON CONFLICT (version) DO NOTHING",
+        )
+        .bind(version)
+        .execute(&mut *tx)
+        .await?;
+        if claimed.rows_affected() == 0 {
             continue;
         }
         sqlx::raw_sql(sql).execute(&mut *tx).await?;
-        sqlx::query("INSERT INTO drugcite_migrations (version) VALUES ($1)")
-            .bind(version)
-            .execute(&mut *tx)
-            .await?;
         tx.commit().await?;
     }
     Ok(())

@@ -84,14 +84,9 @@ impl Accounts {
             },
             unlimited,
         };
+        // The INSERT comes first: it takes the write lock at once (SQLite) and the unique
+        // email decides a race between two sign-ups.
         let mut tx = self.pool.begin().await?;
-        let taken: Option<String> = sqlx::query_scalar("SELECT id FROM accounts WHERE email = $1")
-            .bind(email.as_str())
-            .fetch_optional(&mut *tx)
-            .await?;
-        if taken.is_some() {
-            return Err(AccountError::EmailTaken);
-        }
         sqlx::query("INSERT INTO accounts (id, email, password_hash, credit_micros, unlimited, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
             .bind(&account.id)
             .bind(&account.email)
