@@ -267,8 +267,9 @@ impl From<HalfArg> for Half {
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tantivy=warn,tower_http=warn,neo4rs=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+                "info,tantivy=warn,tower_http=warn,neo4rs=warn,sqlx=warn".into()
+            }),
         )
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)

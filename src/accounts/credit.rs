@@ -39,49 +39,12 @@ pub struct UsageRow {
 }
 
 impl Accounts {
-    /// Debits the price of one request on `scope` and counts it, atomically and durably
-    /// (the transaction commits before the request is served). `CreditExhausted` when the
-    /// account cannot pay; unlimited accounts are counted but never debited (`price` 0).
+    /// Debits the price of one request on `scope` and counts it, atomically and durably: the
+    /// transaction (shared with the requests charged at the same moment, see `meter`) commits
+    /// before this returns. `CreditExhausted` when the account cannot pay; unlimited accounts
+    /// are counted but never debited (`price` 0).
     pub async fn charge(&self, grant: &KeyGrant, scope: Scope) -> Result<Charge, AccountError> {
-        let price = self.policy.prices.of(scope);
-        let mut tx = self.pool.begin().await?;
-        let spent = if price > Credit::ZERO {
-            let unlimited: Option<i64> = sqlx::query_scalar(
-                "UPDATE accounts SET credit_micros = CASE WHEN unlimited = 1 THEN credit_micros ELSE credit_micros - $1 END \
-                 WHERE id = $2 AND (unlimited = 1 OR credit_micros >= $3) RETURNING unlimited",
-            )
-            .bind(price.micros())
-            .bind(&grant.account_id)
-            .bind(price.micros())
-            .fetch_optional(&mut *tx)
-            .await?;
-            match unlimited {
-                None => return Err(AccountError::CreditExhausted),
-                Some(1) => Credit::ZERO,
-                Some(_) => price,
-            }
-        } else {
-            Credit::ZERO
-        };
-        let day = today();
-        sqlx::query(
-            "INSERT INTO usage_daily (key_id, day, endpoint, requests, spent_micros) VALUES ($1, $2, $3, 1, $4) \
-             ON CONFLICT (key_id, day, endpoint) DO UPDATE SET requests = usage_daily.requests + 1, \
-             spent_micros = usage_daily.spent_micros + $5",
-        )
-        .bind(&grant.key_id)
-        .bind(day)
-        .bind(scope.as_str())
-        .bind(spent.micros())
-        .bind(spent.micros())
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Charge {
-            price: spent,
-            scope,
-            day,
-        })
+        self.meter.charge(grant.clone(), scope).await
     }
 
     /// Gives back a charge whose request failed, and uncounts the request, atomically.
@@ -186,6 +149,53 @@ impl Accounts {
             )
             .collect())
     }
+}
+
+/// Within `tx`: debits `price` from the key's account if it can pay (the check is inside the
+/// UPDATE, so concurrent debits never overspend) and counts the request in its usage row.
+/// `CreditExhausted` changes nothing.
+pub(super) async fn debit(
+    tx: &mut Transaction<'static, Any>,
+    grant: &KeyGrant,
+    scope: Scope,
+    price: Credit,
+) -> Result<Charge, AccountError> {
+    let spent = if price > Credit::ZERO {
+        let unlimited: Option<i64> = sqlx::query_scalar(
+            "UPDATE accounts SET credit_micros = CASE WHEN unlimited = 1 THEN credit_micros ELSE credit_micros - $1 END \
+             WHERE id = $2 AND (unlimited = 1 OR credit_micros >= $3) RETURNING unlimited",
+        )
+        .bind(price.micros())
+        .bind(&grant.account_id)
+        .bind(price.micros())
+        .fetch_optional(&mut **tx)
+        .await?;
+        match unlimited {
+            None => return Err(AccountError::CreditExhausted),
+            Some(1) => Credit::ZERO,
+            Some(_) => price,
+        }
+    } else {
+        Credit::ZERO
+    };
+    let day = today();
+    sqlx::query(
+        "INSERT INTO usage_daily (key_id, day, endpoint, requests, spent_micros) VALUES ($1, $2, $3, 1, $4) \
+         ON CONFLICT (key_id, day, endpoint) DO UPDATE SET requests = usage_daily.requests + 1, \
+         spent_micros = usage_daily.spent_micros + $5",
+    )
+    .bind(&grant.key_id)
+    .bind(day)
+    .bind(scope.as_str())
+    .bind(spent.micros())
+    .bind(spent.micros())
+    .execute(&mut **tx)
+    .await?;
+    Ok(Charge {
+        price: spent,
+        scope,
+        day,
+    })
 }
 
 /// Today, in days since 1970-01-01 UTC.

@@ -6,6 +6,7 @@ mod credit;
 mod db;
 mod identity;
 mod keys;
+mod meter;
 mod throttle;
 mod values;
 
@@ -22,6 +23,7 @@ pub use throttle::LOGIN_ATTEMPTS_PER_MINUTE;
 pub use values::{Credit, Email, KeyName, Password, PASSWORD_CHARS};
 
 use crate::keys::Scope;
+use meter::Meter;
 use throttle::LoginThrottle;
 
 /// The account CLI keys belong to: unlimited credit, no password (it cannot log in).
@@ -112,6 +114,7 @@ pub struct Accounts {
     pool: AnyPool,
     policy: Policy,
     throttle: LoginThrottle,
+    meter: Meter,
 }
 
 impl Accounts {
@@ -119,6 +122,7 @@ impl Accounts {
     pub async fn open(database: &Database, policy: Policy) -> Result<Self, AccountError> {
         let pool = db::open(database).await?;
         let accounts = Self {
+            meter: Meter::start(pool.clone(), policy.prices),
             pool,
             policy,
             throttle: LoginThrottle::new(),
