@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use drugcite::engine::Engine;
 use drugcite::http;
-use drugcite::keys::{KeyStore, Scope};
 use drugcite::store::DataDir;
 use serde_json::Value;
 
@@ -49,18 +48,15 @@ fn main() {
     println!("nodes: {:?}", graph.nodes);
     println!("relationships: {:?}", graph.relationships);
 
-    let (_, key) = KeyStore::new(data_dir.keys_path())
-        .create("bench", Scope::ALL.to_vec())
-        .expect("key");
     let started = Instant::now();
     let engine = Engine::open(data_dir.clone(), None).expect("open");
     println!(
         "engine open incl. graph load: {:.0} ms",
         started.elapsed().as_secs_f64() * 1000.0
     );
-    let state = unlimited_state(engine, &data_dir);
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async move {
+        let (state, key) = unlimited_state(engine, &data_dir).await;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("addr"));
         tokio::spawn(http::serve(listener, state));

@@ -12,7 +12,6 @@ use drugcite::embed::Embedder;
 use drugcite::engine::Engine;
 use drugcite::http;
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
-use drugcite::keys::{KeyStore, Scope};
 use drugcite::store::DataDir;
 
 mod common;
@@ -95,9 +94,6 @@ fn main() {
         dir_size(data_dir.root()) as f64 / (1024.0 * 1024.0)
     );
 
-    let (_, key) = KeyStore::new(data_dir.keys_path())
-        .create("bench", Scope::ALL.to_vec())
-        .expect("key");
     let started = Instant::now();
     let engine = Engine::open(data_dir.clone(), Some(embedder)).expect("open");
     println!(
@@ -105,10 +101,9 @@ fn main() {
         engine.index.segment_count(),
         started.elapsed().as_secs_f64() * 1000.0
     );
-    let state = unlimited_state(engine, &data_dir);
-
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     runtime.block_on(async move {
+        let (state, key) = unlimited_state(engine, &data_dir).await;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");

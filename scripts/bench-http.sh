@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # HTTP throughput with wrk (Debian package `wrk`) over a data dir made by `drugcite ingest`:
 #   verify, cache misses  — each request a different fingerprint (the graph's evidence, walked once)
-#   verify, cache hits    — one fingerprint over and over
+#   verify, cache hits    — one fingerprint over and over (keyless, then with a key: metered)
 #   search                — one question over and over (its embedding cached)
 # Prints requests/s for each. Usage: scripts/bench-http.sh DATA_DIR [DRUGCITE_BINARY]
 # (default target/release/drugcite). Runs the server on 127.0.0.1:18600 and stops it.
@@ -53,4 +53,5 @@ echo "fingerprints walked: $(wc -l < "$work/fps.txt")"
 # One second: about one pass over the fingerprints at ~25,000/s, so nearly every request misses.
 echo "verify, cache misses: $(wrk -t2 -c16 -d1s -s "$work/walk.lua" "$url" | rate) req/s"
 echo "verify, cache hits:   $(wrk -t2 -c16 -d5s "$url/v1/verify/$(head -n 100 "$work/fps.txt" | tail -n 1)" | rate) req/s"
+echo "verify, cache hits, keyed: $(wrk -t2 -c16 -d5s -H "x-api-key: $key" "$url/v1/verify/$(head -n 100 "$work/fps.txt" | tail -n 1)" | rate) req/s"
 echo "search, same question: $(wrk -t2 -c16 -d5s -s "$work/search.lua" "$url/v1/search" | rate) req/s"

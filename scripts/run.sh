@@ -31,4 +31,4 @@ if [ ! -s "$key_file" ]; then
   (umask 077; "$bin" keys create --name local | tail -n 1 > "$key_file")
 fi
 echo "API key (also in $key_file): $(cat "$key_file")"
-exec "$bin" serve --addr "$addr" "${serve_flags[@]}"
+exec "$bin" serve --addr "$addr" --console "${serve_flags[@]}"

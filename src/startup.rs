@@ -1,6 +1,7 @@
-//! Builds a server from its configuration: opens the engine on the chosen graph backend, wires
-//! keys and rate limits into the HTTP state, binds the listener and serves. `drugcite serve`
-//! and the integration tests both start servers through here. No request handling here.
+//! Builds a server from its configuration: opens the engine on the chosen graph backend and
+//! the accounts database (migrating a legacy `keys.json`), wires them and the rate limits into
+//! the HTTP state, binds the listener and serves. `drugcite serve` and the integration tests
+//! both start servers through here. No request handling here.
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -8,10 +9,10 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
+use crate::accounts::{AccountError, Accounts, Database, Policy};
 use crate::embed::Embedder;
 use crate::engine::{Engine, GraphBackend};
-use crate::http::{self, AppState, ConnectionBounds, RateLimitConfig};
-use crate::keys::KeyRing;
+use crate::http::{self, AppState, ConnectionBounds, ConsoleSettings, RateLimitConfig};
 use crate::store::{DataDir, StoreError};
 
 /// Everything a server is started with.
@@ -25,12 +26,36 @@ pub struct ServeConfig {
     pub auth_failures_per_minute: NonZeroU32,
     /// Timeouts, the connection cap and the shutdown grace period.
     pub connections: ConnectionBounds,
+    pub accounts: AccountsConfig,
+}
+
+/// The accounts database, the billing policy and the web console.
+#[derive(Clone, Debug, Default)]
+pub struct AccountsConfig {
+    /// `postgres://…` so several servers share accounts, keys and credit; `None`: SQLite in
+    /// the data dir.
+    pub database_url: Option<String>,
+    pub policy: Policy,
+    /// Serve the web console under `/console`.
+    pub console: bool,
+    /// Mark console cookies `Secure` (serve behind TLS).
+    pub secure_cookies: bool,
+}
+
+impl AccountsConfig {
+    /// Opens (and migrates) the accounts database this configuration names.
+    pub async fn open(&self, data_dir: &DataDir) -> Result<Accounts, AccountError> {
+        let database = Database::choose(self.database_url.as_deref(), data_dir.root())?;
+        Accounts::open(&database, self.policy).await
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Accounts(#[from] AccountError),
     #[error("binding {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -50,10 +75,21 @@ impl Server {
     /// Opens the live index (and on Neo4j, tries to load its graph: a database that is down
     /// now is retried on each /v1/graph) and binds `addr` (port 0 picks a free one).
     pub async fn start(config: ServeConfig, addr: SocketAddr) -> Result<Self, StartupError> {
-        let keys = KeyRing::new(config.data_dir.keys_path());
+        let keys_path = config.data_dir.keys_path();
+        let accounts_dir = config.data_dir.clone();
         let engine = open_engine(config.data_dir, config.embedder, config.backend)?;
-        let state = AppState::new(Arc::new(engine), keys, config.limits)
+        let accounts = config.accounts.open(&accounts_dir).await?;
+        let moved = accounts.migrate_key_file(&keys_path).await?;
+        if moved > 0 {
+            tracing::info!("moved {moved} keys from keys.json to the operator account");
+        }
+        let mut state = AppState::new(Arc::new(engine), Arc::new(accounts), config.limits)
             .with_auth_failures_per_minute(config.auth_failures_per_minute);
+        if config.accounts.console {
+            state = state.with_console(ConsoleSettings {
+                secure_cookies: config.accounts.secure_cookies,
+            });
+        }
         let listener = TcpListener::bind(addr)
             .await
             .map_err(|source| StartupError::Bind { addr, source })?;

@@ -7,10 +7,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use drugcite::accounts::KeyName;
+use drugcite::domain::ApiKey;
 use drugcite::engine::Engine;
 use drugcite::http::{AppState, RateLimitConfig};
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
-use drugcite::keys::KeyRing;
+use drugcite::keys::Scope;
+use drugcite::startup::AccountsConfig;
 use drugcite::store::DataDir;
 
 pub fn shared_data() -> PathBuf {
@@ -44,12 +47,26 @@ pub fn lexical_corpus_index(data_dir: &DataDir) -> IngestReport {
     ingest(data_dir, &[corpus_file()], &options).expect("ingest")
 }
 
-/// Server state over `engine` whose rate limits never trigger.
-pub fn unlimited_state(engine: Engine, data_dir: &DataDir) -> AppState {
+/// Server state over `engine` whose rate limits never trigger, and a key of the operator
+/// account (never charged) with every scope.
+pub async fn unlimited_state(engine: Engine, data_dir: &DataDir) -> (AppState, ApiKey) {
     let unlimited = NonZeroU32::new(u32::MAX).unwrap();
     let limits = RateLimitConfig {
         per_key_per_minute: unlimited,
         per_address_per_minute: unlimited,
     };
-    AppState::new(Arc::new(engine), KeyRing::new(data_dir.keys_path()), limits)
+    let accounts = AccountsConfig::default()
+        .open(data_dir)
+        .await
+        .expect("accounts");
+    let operator = accounts.operator().await.expect("operator");
+    let name = KeyName::parse("bench").expect("name");
+    let (_, key) = accounts
+        .create_key(&operator.id, &name, &Scope::ALL)
+        .await
+        .expect("key");
+    (
+        AppState::new(Arc::new(engine), Arc::new(accounts), limits),
+        key,
+    )
 }

@@ -1,18 +1,21 @@
 //! `Access<R>`: the extractor that runs before a handler's body is read — API key check
-//! (x-api-key, failed attempts limited per client address), scope check, then rate limit.
-//! `R` states the route's scope and whether a key is required; handlers see only the outcome.
+//! (x-api-key against the accounts database, failed attempts limited per client address),
+//! scope check, rate limit, then the request's debit from the key's account (a keyless
+//! verify is free; `metering` refunds a request that fails). `R` states the route's scope and
+//! whether a key is required.
 
 use std::marker::PhantomData;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 
 use super::limits::Caller;
+use super::metering::ChargeSlot;
 use super::{ApiError, AppState};
+use crate::accounts::KeyGrant;
 use crate::domain::ApiKey;
-use crate::keys::{KeyRecord, Scope};
+use crate::keys::Scope;
 
 pub trait Requirement: Send + Sync {
     const SCOPE: Scope;
@@ -51,36 +54,39 @@ impl<R: Requirement> FromRequestParts<AppState> for Access<R> {
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|info| info.0.ip());
-        let caller = match parts.headers.get("x-api-key") {
+        match parts.headers.get("x-api-key") {
             None if R::KEY_REQUIRED => return Err(ApiError::Unauthorized),
-            None => Caller::Address(address),
+            None => state.limits.check(&Caller::Address(address))?,
             Some(header) => {
-                let record = authenticate(state, header.to_str().ok(), address).await?;
-                if !record.scopes.contains(&R::SCOPE) {
+                let grant = authenticate(state, header.to_str().ok(), address).await?;
+                if !grant.scopes.contains(&R::SCOPE) {
                     return Err(ApiError::Forbidden);
                 }
-                Caller::Key(record.id)
+                state.limits.check(&Caller::Key(grant.key_id.clone()))?;
+                let charge = state.accounts.charge(&grant, R::SCOPE).await?;
+                if let Some(slot) = parts.extensions.get::<ChargeSlot>() {
+                    slot.put(grant, charge);
+                }
             }
-        };
-        state.limits.check(&caller)?;
+        }
         Ok(Self(PhantomData))
     }
 }
 
-/// The record of a presented key. The key file is checked for changes off the async threads;
-/// a malformed, unknown or revoked key counts against the client address.
+/// What a presented key may do, looked up in the accounts database (so a revocation holds on
+/// every server at once); a malformed, unknown or revoked key counts against the client address.
 async fn authenticate(
     state: &AppState,
     presented: Option<&str>,
     address: Option<IpAddr>,
-) -> Result<KeyRecord, ApiError> {
+) -> Result<KeyGrant, ApiError> {
     state.limits.check_not_blocked(address)?;
-    let keys = Arc::clone(&state.keys);
-    tokio::task::spawn_blocking(move || keys.refresh_if_changed())
-        .await
-        .map_err(|e| ApiError::Internal(format!("key file check failed: {e}")))?;
-    presented
-        .and_then(|raw| ApiKey::parse(raw.trim()).ok())
-        .and_then(|key| state.keys.authenticate(&key).ok())
-        .ok_or_else(|| state.limits.auth_failed(address))
+    let Some(key) = presented.and_then(|raw| ApiKey::parse(raw.trim()).ok()) else {
+        return Err(state.limits.auth_failed(address));
+    };
+    state
+        .accounts
+        .authenticate_key(&key)
+        .await?
+        .map_err(|_| state.limits.auth_failed(address))
 }

@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
+use crate::accounts::AccountError;
 use crate::domain::InvalidInput;
 use crate::engine::EngineError;
 
@@ -30,6 +31,10 @@ pub enum ApiError {
     HeadersTooLarge,
     #[error("api limit exceeded")]
     RateLimited { retry_after_secs: u64 },
+    /// The key's account has no credit left for this request (no Retry-After: waiting
+    /// does not help; the operator grants more).
+    #[error("credit exhausted")]
+    CreditExhausted,
     #[error("internal server error: {0}")]
     Internal(String),
     /// A backing store (Neo4j) failed or timed out: the spec's 500 ("server error or
@@ -72,6 +77,15 @@ impl From<EngineError> for ApiError {
     }
 }
 
+impl From<AccountError> for ApiError {
+    fn from(error: AccountError) -> Self {
+        match error {
+            AccountError::CreditExhausted => Self::CreditExhausted,
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
 impl ApiError {
     fn parts(&self) -> (StatusCode, &'static str, &'static str) {
         match self {
@@ -95,6 +109,11 @@ impl ApiError {
                 "LimitExceededError",
                 "api limit exceeded",
             ),
+            Self::CreditExhausted => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "LimitExceededError",
+                "credit exhausted",
+            ),
             Self::Internal(_) | Self::Unavailable(_) | Self::Timeout(_) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "",
@@ -109,6 +128,9 @@ impl IntoResponse for ApiError {
         let (status, error_code, msg) = self.parts();
         let detail = match &self {
             Self::BadRequest(reason) => Some(reason.clone()),
+            Self::CreditExhausted => Some(
+                "the credit of this key's account is spent; the operator can grant more".into(),
+            ),
             Self::Internal(reason) | Self::Unavailable(reason) => {
                 tracing::error!("{reason}");
                 None

@@ -5,8 +5,10 @@ mod access;
 mod activity;
 mod body;
 mod bounds;
+mod console;
 mod error;
 mod limits;
+mod metering;
 mod openapi;
 mod routes;
 mod server;
@@ -24,12 +26,13 @@ use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
 
+pub use console::Settings as ConsoleSettings;
 pub use error::{ApiError, ErrorEnvelope};
 pub use limits::{RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
 pub use server::ConnectionBounds;
 
+use crate::accounts::Accounts;
 use crate::engine::{Engine, EngineError};
-use crate::keys::KeyRing;
 use limits::RateLimits;
 
 /// Largest request body accepted; a question is at most 2,000 characters.
@@ -40,19 +43,28 @@ const RELOAD_EVERY: Duration = Duration::from_secs(5);
 #[derive(Clone)]
 pub struct AppState {
     engine: Arc<Engine>,
-    keys: Arc<KeyRing>,
+    accounts: Arc<Accounts>,
     limits: Arc<RateLimits>,
     limit_config: RateLimitConfig,
+    /// The web console's settings when it is served.
+    console: Option<ConsoleSettings>,
 }
 
 impl AppState {
-    pub fn new(engine: Arc<Engine>, keys: KeyRing, limits: RateLimitConfig) -> Self {
+    pub fn new(engine: Arc<Engine>, accounts: Arc<Accounts>, limits: RateLimitConfig) -> Self {
         Self {
             engine,
-            keys: Arc::new(keys),
+            accounts,
             limits: Arc::new(RateLimits::new(limits, DEFAULT_AUTH_FAILURES_PER_MINUTE)),
             limit_config: limits,
+            console: None,
         }
+    }
+
+    /// Serves the web console under `/console`.
+    pub fn with_console(mut self, settings: ConsoleSettings) -> Self {
+        self.console = Some(settings);
+        self
     }
 
     /// Failed authentications per minute one client address may make before its keyed
@@ -65,13 +77,19 @@ impl AppState {
 
 /// The routes behind the request bounds (target and header sizes, `request_timeout`).
 pub fn router(state: AppState, request_timeout: Duration) -> Router {
+    let console = match state.console {
+        Some(_) => console::routes(),
+        None => Router::new(),
+    };
     Router::new()
-        .route("/health", get(routes::health::health))
         .route("/v1/search", post(routes::search::search))
         .route("/v1/graph", post(routes::graph::graph))
         .route("/v1/verify/{fingerprint}", get(routes::verify::verify))
         .route("/v1/labels/{set_id}", get(routes::labels::label))
+        .route_layer(from_fn_with_state(state.clone(), metering::refund_failures))
+        .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi::document))
+        .merge(console)
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -107,6 +125,7 @@ async fn maintain(state: AppState) {
     loop {
         ticks.tick().await;
         state.limits.forget_idle();
+        state.accounts.forget_idle();
         let engine = Arc::clone(&state.engine);
         match tokio::task::spawn_blocking(move || engine.refresh()).await {
             Ok(Ok(true)) => {

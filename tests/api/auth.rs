@@ -1,15 +1,16 @@
 //! x-api-key, scopes and rate limits: the 401, 403 and 429 rows of the spec; the key file's
-//! mode; failed authentications limited per client address.
+//! accounts database's mode; failed authentications limited per client address.
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 
 use drugcite::http::ConnectionBounds;
-use drugcite::keys::{KeyStore, Scope};
-use drugcite::store::DataDir;
+use drugcite::keys::Scope;
 
 use crate::connections::serve_subset;
-use crate::helpers::{assert_error, create_key, spawn_app, spawn_app_with, subset_index, Limits};
+use crate::helpers::{
+    assert_error, create_key, revoke_key, spawn_app, spawn_app_with, subset_index, Limits,
+};
 
 const QUESTION: &str = r#"{"question":"warfarin bleeding","top_k":1}"#;
 
@@ -39,8 +40,7 @@ async fn a_revoked_key_stops_working_on_a_running_server() {
     let app = spawn_app().await;
     let key = create_key(&app.data_dir, &[Scope::Search]);
     assert_eq!(app.search_raw(Some(&key), QUESTION).await.status, 200);
-    let store = KeyStore::new(DataDir::new(&app.data_dir).keys_path());
-    store.revoke(&key[4..16]).unwrap();
+    revoke_key(&app.data_dir, &key);
     assert_error(&app.search_raw(Some(&key), QUESTION).await, 401);
 }
 
@@ -121,11 +121,11 @@ async fn keyless_verify_is_limited_per_client_address() {
 
 #[cfg(unix)]
 #[tokio::test]
-async fn the_key_file_is_readable_by_its_owner_only() {
+async fn the_accounts_database_is_readable_by_its_owner_only() {
     use std::os::unix::fs::PermissionsExt;
     let dir = crate::helpers::scratch_dir();
     create_key(dir.path(), &[Scope::Search]);
-    let path = DataDir::new(dir.path()).keys_path();
+    let path = dir.path().join("accounts.sqlite");
     let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "{mode:o}");
 }
@@ -176,8 +176,6 @@ async fn failed_authentications_are_limited_per_client_address() {
     );
     let other = client_from([127, 0, 0, 2]);
     assert_eq!(search_status(&other, addr, &key).await, (200, false));
-    KeyStore::new(DataDir::new(data_dir).keys_path())
-        .revoke(&key[4..16])
-        .unwrap();
+    revoke_key(data_dir, &key);
     assert_eq!(search_status(&other, addr, &key).await, (401, false));
 }

@@ -7,13 +7,14 @@ use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use drugcite::accounts::{Accounts, KeyName};
 use drugcite::conditions::VocabularyTerm;
 use drugcite::embed::Embedder;
 use drugcite::engine::GraphBackend;
 use drugcite::http::{ConnectionBounds, RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
-use drugcite::keys::{KeyStore, Scope};
-use drugcite::startup::{ServeConfig, Server};
+use drugcite::keys::Scope;
+use drugcite::startup::{AccountsConfig, ServeConfig, Server};
 use drugcite::store::DataDir;
 use serde_json::Value;
 
@@ -121,10 +122,50 @@ pub fn subset_index() -> &'static SubsetIndex {
     })
 }
 
+/// Runs `work` on the accounts database of `data_dir` (SQLite), on a runtime of its own so
+/// that synchronous helpers can be called from inside a test's runtime.
+pub fn with_accounts<T: Send + 'static>(
+    data_dir: &Path,
+    work: impl AsyncFnOnce(&Accounts) -> T + Send + 'static,
+) -> T {
+    let data_dir = DataDir::new(data_dir);
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async {
+            let accounts = AccountsConfig::default()
+                .open(&data_dir)
+                .await
+                .expect("accounts database");
+            work(&accounts).await
+        })
+    })
+    .join()
+    .expect("accounts helper")
+}
+
+/// A key of the operator account (unlimited credit) with `scopes`.
 pub fn create_key(data_dir: &Path, scopes: &[Scope]) -> String {
-    let store = KeyStore::new(DataDir::new(data_dir).keys_path());
-    let (_, key) = store.create("test", scopes.to_vec()).expect("create key");
-    key.expose().to_owned()
+    let scopes = scopes.to_vec();
+    with_accounts(data_dir, async move |accounts| {
+        let operator = accounts.operator().await.expect("operator account");
+        let name = KeyName::parse("test").unwrap();
+        let (_, key) = accounts
+            .create_key(&operator.id, &name, &scopes)
+            .await
+            .expect("create key");
+        key.expose().to_owned()
+    })
+}
+
+/// Revokes a key as `drugcite keys revoke` does.
+pub fn revoke_key(data_dir: &Path, key: &str) {
+    let id = key[4..16].to_owned();
+    with_accounts(data_dir, async move |accounts| {
+        accounts.revoke_key(None, &id).await.expect("revoke");
+    });
 }
 
 pub struct TestApp {
@@ -186,6 +227,7 @@ pub fn serve_config(data_dir: &Path, limits: Limits) -> ServeConfig {
         },
         auth_failures_per_minute: DEFAULT_AUTH_FAILURES_PER_MINUTE,
         connections: ConnectionBounds::default(),
+        accounts: AccountsConfig::default(),
     }
 }
 

@@ -1,10 +1,13 @@
 //! Integration tests: the real server on a random port over a real index built from a small
 //! subset of the shared openFDA corpus (`../shared/data`, or `$DRUGCITE_SHARED_DATA`).
 
+mod accounts;
 mod auth;
 mod bolt;
 mod cli;
 mod connections;
+mod console;
+mod console_browser;
 mod corpus;
 mod duplicates;
 mod duplicates_spl;
@@ -19,5 +22,6 @@ mod ingest;
 mod neo4j;
 mod search;
 mod spl;
+mod test_db;
 mod update;
 mod verify;
