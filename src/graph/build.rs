@@ -11,7 +11,6 @@ use std::sync::Arc;
 
 use super::analysis::{inputs_digest, Analyses, Found};
 use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severity};
-use super::name_words::name_words;
 use super::relations::{relation_of_section, statements, Drugs, Target};
 use crate::conditions::{self, VocabularyTerm};
 use crate::domain::TextHash;
@@ -60,7 +59,7 @@ pub fn build(
         .current_labels()
         .map(|(_, l)| Arc::clone(l))
         .collect();
-    let mut analyses = Analyses::new(inputs_digest(vocabulary), name_words(&current), previous);
+    let mut analyses = Analyses::new(inputs_digest(vocabulary, &current), previous);
     let (mut segments, mut texts) = (0u64, HashSet::<TextHash>::new());
     let vocabulary =
         DrugVocabulary::build(snapshot.current_labels().map(|(label, l)| LabelNames {
@@ -87,7 +86,7 @@ pub fn build(
             return;
         }
         let from = drug_of(segment.label);
-        let found = analyses.of(segment.text_hash, segment.text, segment.section_key, || {
+        let found = analyses.of(segment.text_hash, segment.section_key, || {
             statements(segment.text, segment.section_key, &matcher, &drugs)
                 .into_iter()
                 .map(|statement| Found {

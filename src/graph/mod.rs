@@ -5,7 +5,6 @@
 pub mod analysis;
 pub mod build;
 pub mod model;
-mod name_words;
 pub mod question;
 pub mod reason;
 pub mod relations;
