@@ -1,14 +1,17 @@
 //! `drugcite ingest --update` from the command line: killed with SIGKILL part-way, the live
 //! index keeps serving unchanged (its files are shared with the update by hard link and must
-//! never be altered) and the next update completes.
+//! never be altered) and the next update completes; an update builds the same graph as a full
+//! build of the same labels.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use drugcite::graph::GraphData;
+use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
 use drugcite::store::{DataDir, Snapshot};
 
-use crate::helpers::{corpus_lines, scratch_dir, shared_data, write_jsonl};
+use crate::helpers::{corpus_lines, scratch_dir, shared_data, vocabulary, write_jsonl};
 
 fn drugcite(data_dir: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_drugcite"));
@@ -100,4 +103,35 @@ fn an_update_killed_part_way_leaves_the_live_index_serving_and_the_next_one_comp
         "{}",
         snapshot.history().len()
     );
+}
+
+fn ingest_lines(data_dir: &Path, input: &Path, mode: IngestMode) -> IngestReport {
+    let options = IngestOptions {
+        progress: ProgressMode::Silent,
+        mode,
+        embedder: None,
+        vocabulary: vocabulary(),
+    };
+    ingest(&DataDir::new(data_dir), &[input.to_path_buf()], &options).expect("ingest")
+}
+
+fn graph_of(data_dir: &Path) -> GraphData {
+    let generation = DataDir::new(data_dir).current_generation().unwrap();
+    GraphData::read(&generation).unwrap().unwrap()
+}
+
+#[test]
+fn an_update_builds_the_graph_a_full_build_of_the_same_labels_does() {
+    let dir = scratch_dir();
+    let lines = corpus_lines(40);
+    let base = write_jsonl(dir.path(), "base.jsonl", &lines[..30]);
+    let added = write_jsonl(dir.path(), "added.jsonl", &lines[30..]);
+    let all = write_jsonl(dir.path(), "all.jsonl", &lines);
+    let updated = dir.path().join("updated");
+    ingest_lines(&updated, &base, IngestMode::Full);
+    let report = ingest_lines(&updated, &added, IngestMode::Update);
+    assert_eq!(report.labels_indexed, 10, "{report}");
+    let fresh = dir.path().join("fresh");
+    ingest_lines(&fresh, &all, IngestMode::Full);
+    assert_eq!(graph_of(&updated), graph_of(&fresh));
 }
