@@ -12,7 +12,7 @@ use arc_swap::ArcSwap;
 use crate::domain::{Fingerprint, TextHash};
 use crate::graph::Reasoner;
 use crate::search::collapse::Copies;
-use crate::search::understanding::{DrugVocabulary, LabelNames};
+use crate::search::understanding::DrugVocabulary;
 use crate::search::vectors::DenseIndex;
 use crate::store::{
     io_error, DataDir, SegmentInfo, Snapshot, StoreError, StoredVectors, VectorSpace,
@@ -97,13 +97,7 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
     let catalog = snapshot.catalog()?;
     let copies = Copies::build(&catalog);
     let dense = usable_vectors(&snapshot, options.space, &copies)?;
-    let vocabulary =
-        DrugVocabulary::build(snapshot.current_labels().map(|(label, l)| LabelNames {
-            label,
-            generic: &l.drug.name,
-            names: &l.search_names,
-            classes: &l.classes,
-        }));
+    let vocabulary = DrugVocabulary::of_current_labels(&snapshot);
     let reasoner = if options.embedded_graph {
         let generation = snapshot.generation();
         let reasoner = Reasoner::load(generation).map_err(io_error(format!(

@@ -15,7 +15,7 @@ use super::relations::{relation_of_section, statements, Drugs, Target};
 use crate::conditions::{self, VocabularyTerm};
 use crate::domain::TextHash;
 use crate::label::LabelMeta;
-use crate::search::understanding::{DrugVocabulary, LabelNames};
+use crate::search::understanding::DrugVocabulary;
 use crate::store::{Snapshot, StoreError};
 
 #[derive(Default)]
@@ -61,13 +61,7 @@ pub fn build(
         .collect();
     let mut analyses = Analyses::new(inputs_digest(vocabulary, &current), previous);
     let (mut segments, mut texts) = (0u64, HashSet::<TextHash>::new());
-    let vocabulary =
-        DrugVocabulary::build(snapshot.current_labels().map(|(label, l)| LabelNames {
-            label,
-            generic: &l.drug.name,
-            names: &l.search_names,
-            classes: &l.classes,
-        }));
+    let vocabulary = DrugVocabulary::of_current_labels(snapshot);
     let drugs = Drugs::new(&vocabulary, labels);
     let drug_of = |label: u32| Node::drug(&labels[label as usize].drug.name);
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();

@@ -314,6 +314,16 @@ pub struct DrugVocabulary {
 }
 
 impl DrugVocabulary {
+    /// The vocabulary of the current versions of the labels `snapshot` holds.
+    pub fn of_current_labels(snapshot: &crate::store::Snapshot) -> Self {
+        Self::build(snapshot.current_labels().map(|(label, l)| LabelNames {
+            label,
+            generic: &l.drug.name,
+            names: &l.search_names,
+            classes: &l.classes,
+        }))
+    }
+
     pub fn build<'a>(labels: impl IntoIterator<Item = LabelNames<'a>>) -> Self {
         let labels: Vec<LabelNames> = labels.into_iter().collect();
         let mut labels_by_word: HashMap<String, BTreeSet<u32>> = HashMap::new();

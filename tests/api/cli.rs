@@ -9,7 +9,7 @@ use crate::verify::{
     alter_a_set_id, alter_stored_text, copy_of_subset, live_generation, originals,
 };
 
-fn drugcite(data_dir: &std::path::Path) -> Command {
+pub fn drugcite(data_dir: &std::path::Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_drugcite"));
     command
         .arg("--data-dir")

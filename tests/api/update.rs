@@ -4,23 +4,14 @@
 //! build of the same labels.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use drugcite::graph::GraphData;
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
 use drugcite::store::{DataDir, Snapshot};
 
+use crate::cli::drugcite;
 use crate::helpers::{corpus_lines, scratch_dir, shared_data, vocabulary, write_jsonl};
-
-fn drugcite(data_dir: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_drugcite"));
-    command
-        .arg("--data-dir")
-        .arg(data_dir)
-        .env_remove("DRUGCITE_DATA_DIR");
-    command
-}
 
 /// The directory of an update in progress, once it holds some of its own tantivy files.
 fn building_dir(data_dir: &Path) -> Option<std::path::PathBuf> {
