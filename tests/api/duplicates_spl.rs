@@ -6,11 +6,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
-use drugcite::store::DataDir;
+use drugcite::ingest::IngestMode;
 use serde_json::Value;
 
-use crate::helpers::{results, scratch_dir, shared_data, spawn_app_with, GENEROUS};
+use crate::helpers::{ingest_lexical, results, scratch_dir, shared_data, spawn_app_with, GENEROUS};
 
 const IBUPROFEN_LABELS: usize = 60;
 
@@ -54,13 +53,7 @@ async fn a_search_over_repackager_copies_shows_distinct_passages_with_their_othe
     let dir = scratch_dir();
     let documents = ibuprofen_documents(dir.path());
     let data_dir = dir.path().join("data");
-    let options = IngestOptions {
-        progress: ProgressMode::Silent,
-        mode: IngestMode::Full,
-        embedder: None,
-        vocabulary: &[],
-    };
-    let report = ingest(&DataDir::new(&data_dir), &documents, &options).expect("ingest");
+    let report = ingest_lexical(&data_dir, &documents, IngestMode::Full, &[]);
     assert_eq!(report.labels_indexed, IBUPROFEN_LABELS as u64, "{report}");
     let (segments, distinct) = (report.texts.segments, report.texts.distinct_texts);
     assert!(

@@ -91,6 +91,23 @@ pub fn subset_inputs(dir: &Path) -> Vec<PathBuf> {
     ]
 }
 
+/// A lexical-only ingest of `inputs` into `data_dir` (for tests of ingest mechanics, history
+/// and duplicates, not of embeddings), conditions found with `vocabulary`.
+pub fn ingest_lexical(
+    data_dir: &Path,
+    inputs: &[PathBuf],
+    mode: IngestMode,
+    vocabulary: &[VocabularyTerm],
+) -> IngestReport {
+    let options = IngestOptions {
+        progress: ProgressMode::Silent,
+        mode,
+        embedder: None,
+        vocabulary,
+    };
+    ingest(&DataDir::new(data_dir), inputs, &options).expect("ingest")
+}
+
 pub struct SubsetIndex {
     pub data_dir: PathBuf,
     pub inputs: Vec<PathBuf>,

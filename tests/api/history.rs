@@ -9,14 +9,15 @@ use std::path::{Path, PathBuf};
 
 use drugcite::domain::Fingerprint;
 use drugcite::engine::Engine;
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
+use drugcite::ingest::{IngestMode, IngestReport};
 use drugcite::label::{segment_label, LabelRecord};
 use drugcite::store::{DataDir, Snapshot, VersionRank, VersionStatus};
 use drugcite::verify::Verification;
 use serde_json::Value;
 
 use crate::helpers::{
-    corpus_file, results, scratch_dir, shared_data, spawn_app_with, write_jsonl, GENEROUS,
+    corpus_file, ingest_lexical, results, scratch_dir, shared_data, spawn_app_with, write_jsonl,
+    GENEROUS,
 };
 
 /// Labels the sample takes: with several versions, also in the main corpus.
@@ -65,13 +66,7 @@ pub fn sample() -> Sample {
 }
 
 fn run(data_dir: &Path, inputs: &[PathBuf], mode: IngestMode) -> IngestReport {
-    let options = IngestOptions {
-        progress: ProgressMode::Silent,
-        mode,
-        embedder: None,
-        vocabulary: &[],
-    };
-    ingest(&DataDir::new(data_dir), inputs, &options).expect("ingest")
+    ingest_lexical(data_dir, inputs, mode, &[])
 }
 
 /// What verify must say of each fingerprint, computed from the records alone: the newest

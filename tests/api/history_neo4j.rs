@@ -6,12 +6,14 @@ use std::sync::Arc;
 
 use drugcite::engine::GraphBackend;
 use drugcite::graph::GraphData;
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
+use drugcite::ingest::{IngestMode, ProgressMode};
 use drugcite::neo4j::sync_generation;
 use drugcite::store::{DataDir, Snapshot};
 
 use crate::bolt::{database, empty_database, endpoint};
-use crate::helpers::{scratch_dir, spawn_app_on, spawn_app_with, write_jsonl, GENEROUS};
+use crate::helpers::{
+    ingest_lexical, scratch_dir, spawn_app_on, spawn_app_with, write_jsonl, GENEROUS,
+};
 use crate::history::sample;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -20,13 +22,7 @@ async fn superseded_versions_verify_alike_on_neo4j() {
     let dir = scratch_dir();
     let data_dir = dir.path().join("data");
     let versions = write_jsonl(dir.path(), "versions.jsonl", &sample().versions);
-    let options = IngestOptions {
-        progress: ProgressMode::Silent,
-        mode: IngestMode::Full,
-        embedder: None,
-        vocabulary: &[],
-    };
-    ingest(&DataDir::new(&data_dir), &[versions], &options).expect("ingest");
+    ingest_lexical(&data_dir, &[versions], IngestMode::Full, &[]);
     let snapshot = Snapshot::open_current(&DataDir::new(&data_dir)).unwrap();
     let catalog = snapshot.catalog().unwrap();
     let mut chosen: Vec<_> = catalog

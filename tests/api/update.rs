@@ -7,11 +7,13 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use drugcite::graph::GraphData;
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
+use drugcite::ingest::{IngestMode, IngestReport};
 use drugcite::store::{DataDir, Snapshot};
 
 use crate::cli::drugcite;
-use crate::helpers::{corpus_lines, scratch_dir, shared_data, vocabulary, write_jsonl};
+use crate::helpers::{
+    corpus_lines, ingest_lexical, scratch_dir, shared_data, vocabulary, write_jsonl,
+};
 
 /// The directory of an update in progress, once it holds some of its own tantivy files.
 fn building_dir(data_dir: &Path) -> Option<std::path::PathBuf> {
@@ -97,13 +99,7 @@ fn an_update_killed_part_way_leaves_the_live_index_serving_and_the_next_one_comp
 }
 
 fn ingest_lines(data_dir: &Path, input: &Path, mode: IngestMode) -> IngestReport {
-    let options = IngestOptions {
-        progress: ProgressMode::Silent,
-        mode,
-        embedder: None,
-        vocabulary: vocabulary(),
-    };
-    ingest(&DataDir::new(data_dir), &[input.to_path_buf()], &options).expect("ingest")
+    ingest_lexical(data_dir, &[input.to_path_buf()], mode, vocabulary())
 }
 
 fn graph_of(data_dir: &Path) -> GraphData {
