@@ -7,7 +7,11 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
-use crate::text::{name_words, occurrences, WordEdge};
+use crate::text::name_words;
+
+mod intent;
+
+use intent::section_intents;
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
 const NOT_DRUG_WORDS: &[&str] = &[
@@ -76,154 +80,6 @@ const ASKING_WORDS: &[&str] = &["which", "what", "any", "other"];
 /// Shortest word taken as a drug name on its own (shorter ones collide with ordinary words).
 const MIN_NAME_WORD: usize = 4;
 
-/// Section keys a wording asks for, most specific first. Matched on lowercased word prefixes.
-const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
-    (
-        &[
-            "contraindicat",
-            "should not take",
-            "should not be used",
-            "must not",
-            "who should not",
-        ],
-        &["contraindications"],
-    ),
-    (&["black box", "boxed"], &["boxed_warning"]),
-    (
-        &[
-            "interact",
-            "taken with",
-            "take with",
-            "taking with",
-            "used with",
-            "use with",
-            "mixed with",
-            "together with",
-            "combined with",
-            "combining",
-            "concomitant",
-            "coadminist",
-            "co-administ",
-            "inhibitor",
-            "inducer",
-            "juice",
-        ],
-        &[
-            "drug_interactions",
-            "contraindications",
-            "warnings_and_cautions",
-            "precautions",
-            "warnings",
-            "dosage_and_administration",
-        ],
-    ),
-    (
-        &["side effect", "adverse", "cause", "common reaction"],
-        &[
-            "adverse_reactions",
-            "warnings_and_cautions",
-            "warnings",
-            "boxed_warning",
-        ],
-    ),
-    (&["overdos", "too much", "toxicity"], &["overdosage"]),
-    (
-        &["pregnan", "fetal", "fetus", "birth defect", "cleft"],
-        &[
-            "pregnancy",
-            "pregnancy_or_breast_feeding",
-            "teratogenic_effects",
-            "boxed_warning",
-            "warnings_and_cautions",
-            "use_in_specific_populations",
-        ],
-    ),
-    (
-        &[
-            "breastfeed",
-            "breast-feed",
-            "breast milk",
-            "lactat",
-            "nursing",
-        ],
-        &[
-            "nursing_mothers",
-            "pregnancy_or_breast_feeding",
-            "use_in_specific_populations",
-        ],
-    ),
-    (
-        &[
-            "kidney",
-            "renal",
-            "egfr",
-            "creatinine clearance",
-            "dialysis",
-        ],
-        &[
-            "dosage_and_administration",
-            "use_in_specific_populations",
-            "contraindications",
-            "warnings_and_cautions",
-        ],
-    ),
-    (
-        &["liver", "hepatic"],
-        &[
-            "warnings_and_cautions",
-            "use_in_specific_populations",
-            "dosage_and_administration",
-            "contraindications",
-            "adverse_reactions",
-        ],
-    ),
-    (
-        &["used for", "use for", "indicat", "treat", "approved for"],
-        &["indications_and_usage"],
-    ),
-    (
-        &[
-            "dose",
-            "dosage",
-            "dosing",
-            "how much",
-            "how often",
-            "titrat",
-        ],
-        &["dosage_and_administration"],
-    ),
-    (
-        &["mechanism", "how does", "work"],
-        &[
-            "mechanism_of_action",
-            "clinical_pharmacology",
-            "pharmacodynamics",
-        ],
-    ),
-    (
-        &[
-            "warning",
-            "risk",
-            "precaution",
-            "monitor",
-            "danger",
-            "withdraw",
-            "stopping",
-            "discontinu",
-            "drows",
-            "driving",
-            "impair",
-        ],
-        &[
-            "warnings_and_cautions",
-            "warnings",
-            "precautions",
-            "boxed_warning",
-        ],
-    ),
-];
-
-/// Sections that describe the product or address patients rather than state clinical facts;
 /// ranked below the professional sections unless a question asks for them.
 pub const PERIPHERAL_SECTIONS: &[&str] = &[
     "package_label_principal_display_panel",
@@ -567,29 +423,11 @@ fn singular(word: &str) -> Option<&str> {
     word.strip_suffix('s').filter(|w| w.len() >= MIN_NAME_WORD)
 }
 
-fn section_intents(lower: &str) -> Vec<&'static str> {
-    let padded = format!(" {lower} ");
-    let mut sections: Vec<&'static str> = Vec::new();
-    for (cues, wanted) in SECTION_INTENTS {
-        let asked = cues
-            .iter()
-            .any(|cue| occurrences(&padded, cue, WordEdge::Start).next().is_some());
-        if asked {
-            for section in *wanted {
-                if !sections.contains(section) {
-                    sections.push(section);
-                }
-            }
-        }
-    }
-    sections
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn vocabulary() -> DrugVocabulary {
+    pub(super) fn vocabulary() -> DrugVocabulary {
         let names: Vec<Vec<String>> = vec![
             vec!["sertraline hydrochloride".into(), "zoloft".into()],
             vec!["pimozide".into()],
@@ -687,41 +525,6 @@ mod tests {
         assert!(
             !v.understand("pimozide and other drugs").subject_open,
             "named first"
-        );
-    }
-
-    #[test]
-    fn section_intents_follow_the_wording() {
-        let v = vocabulary();
-        assert_eq!(
-            v.understand("Who should not take atorvastatin?").sections[0],
-            "contraindications"
-        );
-        assert_eq!(
-            v.understand("Does it have a black box warning?").sections[0],
-            "boxed_warning"
-        );
-        assert!(v
-            .understand("most common side effects")
-            .sections
-            .contains(&"adverse_reactions"));
-        assert_eq!(v.understand("overdose symptoms").sections, ["overdosage"]);
-        assert_eq!(
-            v.understand("What is tamsulosin used for?").sections,
-            ["indications_and_usage"]
-        );
-        assert!(v
-            .understand("safe in pregnancy?")
-            .sections
-            .contains(&"pregnancy"));
-        assert!(v
-            .understand("kidney impairment")
-            .sections
-            .contains(&"use_in_specific_populations"));
-        assert!(v.understand("sertraline pimozide").sections.is_empty());
-        assert!(
-            v.understand("uncontraindicated").sections.is_empty(),
-            "cues start at a word boundary"
         );
     }
 }
