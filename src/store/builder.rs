@@ -7,6 +7,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use tantivy::indexer::NoMergePolicy;
 use tantivy::schema::TantivyDocument;
 use tantivy::{Index, IndexWriter};
 
@@ -90,9 +91,14 @@ impl IndexBuilder {
     ) -> Result<Self, StoreError> {
         register_analyzer(&index);
         let fields = Fields::of(&index).map_err(index_error("reading schema"))?;
-        let writer = index
+        let writer: IndexWriter = index
             .writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY_BYTES)
             .map_err(index_error("opening index writer"))?;
+        if fresh {
+            // `finish` merges everything once; a background merge started by the commit would
+            // take segments from under that merge (seen at 10× the corpus: the ingest failed).
+            writer.set_merge_policy(Box::new(NoMergePolicy));
+        }
         Ok(Self {
             dir: dir.to_path_buf(),
             index,
