@@ -90,6 +90,10 @@ enum Command {
     Serve {
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: SocketAddr,
+        /// Also serve Prometheus `GET /metrics` on this address, without a key: bind it to
+        /// localhost or a private interface (default: not served).
+        #[arg(long)]
+        metrics_addr: Option<SocketAddr>,
         /// Requests per minute allowed to one API key.
         #[arg(long, default_value = "600")]
         rate_limit_per_key: NonZeroU32,
@@ -329,6 +333,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Serve {
             addr,
+            metrics_addr,
             rate_limit_per_key,
             rate_limit_per_address,
             bounds,
@@ -355,6 +360,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 auth_failures_per_minute: bounds.auth_failures_per_address,
                 connections: bounds.connections(),
                 accounts: accounts.config(cli.database_url),
+                metrics_addr,
             };
             serve(config, addr)
         }
