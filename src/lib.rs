@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod cache_stats;
 pub mod conditions;
+pub mod config;
 pub mod curated;
 pub mod domain;
 pub mod embed;

@@ -5,6 +5,7 @@ mod accounts;
 mod auth;
 mod bolt;
 mod cli;
+mod config;
 mod connections;
 mod console;
 mod console_browser;
