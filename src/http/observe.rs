@@ -21,7 +21,7 @@ use super::metrics::{HttpMetrics, RouteSlot, UNMATCHED_ROUTE};
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Longest incoming request id kept; longer ones are replaced.
 const MAX_REQUEST_ID_BYTES: usize = 64;
-/// The tracing target of access-log lines (`RUST_LOG=drugcite::access=off` silences them).
+/// The tracing target of access-log lines (off by default; `RUST_LOG=info` turns them on).
 pub const ACCESS_LOG_TARGET: &str = "drugcite::access";
 
 #[derive(Clone)]

@@ -91,7 +91,9 @@ async fn a_settings_file_configures_the_server_and_its_json_access_log() {
         dir.path(),
         "log_format = \"json\"\n[serve]\naddr = \"127.0.0.1:0\"\nmetrics_addr = \"127.0.0.1:0\"\nlexical_only = true\n",
     );
-    let served = Served::start(serve_with(&settings));
+    let mut command = serve_with(&settings);
+    command.env("RUST_LOG", "info");
+    let served = Served::start(command);
     let addr = served.address_after("listening on ");
     let metrics = served.address_after("metrics on http://");
     let key = create_key(&subset_index().data_dir, &[Scope::Search]);
