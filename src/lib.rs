@@ -3,7 +3,9 @@
 //! in it; `http` is the thin axum adapter over it, and the binary's CLI calls the same engine.
 
 pub mod accounts;
+pub mod cache_stats;
 pub mod conditions;
+pub mod config;
 pub mod curated;
 pub mod domain;
 pub mod embed;

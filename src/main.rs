@@ -3,7 +3,6 @@
 
 mod accounts_cli;
 
-use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -13,9 +12,10 @@ use std::time::Duration;
 
 use accounts_cli::{AccountsCommand, KeysCommand, ServeAccountsArgs};
 use anyhow::Context;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use drugcite::conditions::learn::{self, read_annotations, Half};
 use drugcite::conditions::{self, VocabularyTerm};
+use drugcite::config::logging::{self, LogFormat};
 use drugcite::embed::Embedder;
 use drugcite::engine::GraphBackend;
 use drugcite::eval::{parse_question, score, Judged, Summary};
@@ -52,6 +52,12 @@ struct Cli {
     /// Accounts database shared by several servers (`postgres://…`); default: SQLite in the data dir.
     #[arg(long, global = true, env = "DRUGCITE_DATABASE_URL")]
     database_url: Option<String>,
+    /// Settings file (TOML, see drugcite.example.toml): under DRUGCITE_* variables and flags.
+    #[arg(long, global = true, env = "DRUGCITE_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Log lines on stderr as text or as one JSON object per line.
+    #[arg(long, global = true, value_enum, default_value = "text")]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Command,
 }
@@ -90,6 +96,10 @@ enum Command {
     Serve {
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: SocketAddr,
+        /// Also serve Prometheus `GET /metrics` on this address, without a key: bind it to
+        /// localhost or a private interface (default: not served).
+        #[arg(long)]
+        metrics_addr: Option<SocketAddr>,
         /// Requests per minute allowed to one API key.
         #[arg(long, default_value = "600")]
         rate_limit_per_key: NonZeroU32,
@@ -165,6 +175,18 @@ enum Command {
         #[command(subcommand)]
         command: AccountsCommand,
     },
+    /// The settings file and environment.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Print the effective settings of `serve` and `ingest` (file, DRUGCITE_* variables,
+    /// defaults; secrets redacted); exit non-zero on an unknown key or a bad value.
+    Check,
 }
 
 /// Connection, request and authentication bounds of `serve` (README "Keys, limits, errors").
@@ -271,22 +293,20 @@ impl From<HalfArg> for Half {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-                "info,tantivy=warn,tower_http=warn,neo4rs=warn,sqlx=warn".into()
-            }),
-        )
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr)
-        .init();
-    match run(Cli::parse()) {
+    let cli = match drugcite::config::parse::<Cli>() {
+        Ok(cli) => cli,
+        Err(e) => return fail(&e.into()),
+    };
+    logging::init(cli.log_format);
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {}", format!("{e:#}").replace('\n', " "));
-            ExitCode::FAILURE
-        }
+        Err(e) => fail(&e),
     }
+}
+
+fn fail(e: &anyhow::Error) -> ExitCode {
+    eprintln!("error: {}", format!("{e:#}").replace('\n', " "));
+    ExitCode::FAILURE
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -329,6 +349,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Serve {
             addr,
+            metrics_addr,
             rate_limit_per_key,
             rate_limit_per_address,
             bounds,
@@ -355,6 +376,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 auth_failures_per_minute: bounds.auth_failures_per_address,
                 connections: bounds.connections(),
                 accounts: accounts.config(cli.database_url),
+                metrics_addr,
             };
             serve(config, addr)
         }
@@ -363,6 +385,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             accounts_cli::accounts(&data_dir, cli.database_url, command)
         }
         Command::Check => check(&data_dir),
+        Command::Config {
+            command: ConfigCommand::Check,
+        } => write_stdout(&drugcite::config::check::report_for(
+            Cli::command(),
+            cli.config.as_deref(),
+        )?),
         Command::Eval {
             url,
             key,
@@ -530,6 +558,9 @@ fn serve(config: ServeConfig, addr: SocketAddr) -> anyhow::Result<()> {
     let served = runtime.block_on(async {
         let server = Server::start(config, addr).await?;
         tracing::info!("listening on {}", server.local_addr()?);
+        if let Some(metrics) = server.metrics_addr() {
+            tracing::info!("metrics on http://{metrics}/metrics");
+        }
         server.run().await.context("serving")
     });
     // Engine work already running on the blocking pool is not waited for past a second.

@@ -27,6 +27,8 @@ pub struct ServeConfig {
     /// Timeouts, the connection cap and the shutdown grace period.
     pub connections: ConnectionBounds,
     pub accounts: AccountsConfig,
+    /// Where `GET /metrics` is served (a private address: it takes no key); `None`: nowhere.
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 /// The accounts database, the billing policy and the web console.
@@ -67,6 +69,7 @@ pub enum StartupError {
 /// A server whose index is open and whose listener is bound, not yet serving.
 pub struct Server {
     listener: TcpListener,
+    metrics_listener: Option<TcpListener>,
     state: AppState,
     connections: ConnectionBounds,
 }
@@ -90,11 +93,14 @@ impl Server {
                 secure_cookies: config.accounts.secure_cookies,
             });
         }
-        let listener = TcpListener::bind(addr)
-            .await
-            .map_err(|source| StartupError::Bind { addr, source })?;
+        let listener = bind(addr).await?;
+        let metrics_listener = match config.metrics_addr {
+            Some(addr) => Some(bind(addr).await?),
+            None => None,
+        };
         Ok(Self {
             listener,
+            metrics_listener,
             state,
             connections: config.connections,
         })
@@ -104,10 +110,32 @@ impl Server {
         self.listener.local_addr()
     }
 
-    /// Serves until Ctrl-C / SIGTERM, then drains within the shutdown grace period.
-    pub async fn run(self) -> std::io::Result<()> {
-        http::serve_with(self.listener, self.state, self.connections).await
+    /// Where `/metrics` is served, if anywhere.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_listener
+            .as_ref()
+            .and_then(|listener| listener.local_addr().ok())
     }
+
+    /// Serves until Ctrl-C / SIGTERM, then drains within the shutdown grace period; the
+    /// metrics listener stops with it.
+    pub async fn run(self) -> std::io::Result<()> {
+        let metrics = self.metrics_listener.map(|listener| {
+            let router = self.state.metrics_router();
+            tokio::spawn(async move { axum::serve(listener, router).await })
+        });
+        let served = http::serve_with(self.listener, self.state, self.connections).await;
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
+        served
+    }
+}
+
+async fn bind(addr: SocketAddr) -> Result<TcpListener, StartupError> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|source| StartupError::Bind { addr, source })
 }
 
 fn open_engine(

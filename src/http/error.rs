@@ -7,6 +7,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
+use super::metrics::Refusal;
 use crate::accounts::AccountError;
 use crate::domain::InvalidInput;
 use crate::engine::EngineError;
@@ -45,6 +46,17 @@ pub enum ApiError {
     /// the spec's 500 for temporary unavailability, with a Retry-After.
     #[error("request timed out after {0} s")]
     Timeout(u64),
+}
+
+/// What kind of failure an error answer was: left in the response's extensions for the
+/// metrics and the access log, which never see the `ApiError` itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Refused before any work: no key, a bad key, a missing scope, a limit, no credit.
+    Refused(Refusal),
+    /// A backing store (Neo4j) failed or timed out.
+    StoreUnavailable,
+    Other,
 }
 
 /// Seconds a client is asked to wait after a store was unavailable or a request timed out.
@@ -123,9 +135,23 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    fn failure(&self) -> Failure {
+        match self {
+            Self::RateLimited { .. } => Failure::Refused(Refusal::RateLimited),
+            Self::CreditExhausted => Failure::Refused(Refusal::CreditExhausted),
+            Self::Unauthorized => Failure::Refused(Refusal::Unauthorized),
+            Self::Forbidden => Failure::Refused(Refusal::Forbidden),
+            Self::Unavailable(_) => Failure::StoreUnavailable,
+            _ => Failure::Other,
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, error_code, msg) = self.parts();
+        let failure = self.failure();
         let detail = match &self {
             Self::BadRequest(reason) => Some(reason.clone()),
             Self::CreditExhausted => Some(
@@ -148,6 +174,7 @@ impl IntoResponse for ApiError {
             detail,
         };
         let mut response = (status, Json(envelope)).into_response();
+        response.extensions_mut().insert(failure);
         let retry_after = match self {
             Self::RateLimited { retry_after_secs } => Some(retry_after_secs),
             Self::Unavailable(_) | Self::Timeout(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),

@@ -9,6 +9,9 @@ mod console;
 mod error;
 mod limits;
 mod metering;
+mod metrics;
+mod metrics_export;
+mod observe;
 mod openapi;
 mod routes;
 mod server;
@@ -24,16 +27,18 @@ use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::trace::TraceLayer;
 
 pub use console::Settings as ConsoleSettings;
 pub use error::{ApiError, ErrorEnvelope};
 pub use limits::{RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
+pub use observe::{ACCESS_LOG_TARGET, REQUEST_ID};
 pub use server::ConnectionBounds;
 
 use crate::accounts::Accounts;
 use crate::engine::{Engine, EngineError};
 use limits::RateLimits;
+use metrics::{HttpMetrics, Neo4jFailure};
+use observe::ObserveLayer;
 
 /// Largest request body accepted; a question is at most 2,000 characters.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -48,6 +53,7 @@ pub struct AppState {
     limit_config: RateLimitConfig,
     /// The web console's settings when it is served.
     console: Option<ConsoleSettings>,
+    metrics: Arc<HttpMetrics>,
 }
 
 impl AppState {
@@ -58,7 +64,16 @@ impl AppState {
             limits: Arc::new(RateLimits::new(limits, DEFAULT_AUTH_FAILURES_PER_MINUTE)),
             limit_config: limits,
             console: None,
+            metrics: Arc::new(HttpMetrics::default()),
         }
+    }
+
+    /// The router of the metrics listener (`GET /metrics`), over this state's counters.
+    pub fn metrics_router(&self) -> Router {
+        metrics_export::router(metrics_export::Scrape::new(
+            Arc::clone(&self.engine),
+            Arc::clone(&self.metrics),
+        ))
     }
 
     /// Serves the web console under `/console`.
@@ -75,8 +90,10 @@ impl AppState {
     }
 }
 
-/// The routes behind the request bounds (target and header sizes, `request_timeout`).
+/// The routes behind the request bounds (target and header sizes, `request_timeout`), each
+/// request observed (id, metrics, access log) outside them.
 pub fn router(state: AppState, request_timeout: Duration) -> Router {
+    let observe = ObserveLayer::new(Arc::clone(&state.metrics));
     let console = match state.console {
         Some(_) => console::routes(),
         None => Router::new(),
@@ -96,9 +113,9 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::Internal("a request handler panicked".into()).into_response()
         }))
-        .layer(TraceLayer::new_for_http())
         .with_state(state)
         .layer(from_fn_with_state(request_timeout, bounds::bounded))
+        .layer(observe)
 }
 
 /// `serve_with` the default bounds (see `ConnectionBounds`).
@@ -133,6 +150,7 @@ async fn maintain(state: AppState) {
             }
             Ok(Ok(false)) => {}
             Ok(Err(EngineError::GraphStore(e))) => {
+                state.metrics.count_neo4j_error(Neo4jFailure::SyncWatch);
                 tracing::warn!("cannot ask Neo4j for a newer sync: {e}")
             }
             Ok(Err(e)) => tracing::error!("keeping the current index: {e}"),

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use moka::sync::Cache;
 
+use crate::cache_stats::{CacheCounters, CacheStats};
 use crate::domain::{Question, SearchFilters, TextHash, TopK};
 use crate::embed::{EmbedError, Embedder};
 use crate::engine::EngineError;
@@ -42,6 +43,7 @@ pub struct Searcher {
     index: Arc<LiveIndex>,
     embedder: Option<Arc<Embedder>>,
     query_vectors: Cache<String, Arc<Vec<f32>>>,
+    query_vector_counters: CacheCounters,
 }
 
 impl Searcher {
@@ -51,7 +53,14 @@ impl Searcher {
             index,
             embedder,
             query_vectors: Cache::new(QUERY_CACHE_ENTRIES),
+            query_vector_counters: CacheCounters::default(),
         }
+    }
+
+    /// The query-vector cache's hits, misses and size since the process started.
+    pub fn query_vector_cache_stats(&self) -> CacheStats {
+        self.query_vector_counters
+            .stats(self.query_vectors.entry_count())
     }
 
     /// Whether searches use embeddings (a model is loaded and the index has vectors).
@@ -131,8 +140,10 @@ impl Searcher {
         question: &str,
     ) -> Result<Arc<Vec<f32>>, EmbedError> {
         if let Some(vector) = self.query_vectors.get(question) {
+            self.query_vector_counters.hit();
             return Ok(vector);
         }
+        self.query_vector_counters.miss();
         let vector = Arc::new(embedder.embed(&[question])?.remove(0));
         self.query_vectors
             .insert(question.to_owned(), Arc::clone(&vector));

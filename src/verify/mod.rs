@@ -10,6 +10,7 @@ use moka::sync::Cache;
 
 pub use index::{FingerprintIndex, Lookup, MAX_HAMMING_RADIUS};
 
+use crate::cache_stats::{CacheCounters, CacheStats};
 use crate::domain::Fingerprint;
 use crate::engine::EngineError;
 use crate::live::LiveIndex;
@@ -41,6 +42,7 @@ pub struct Verifier {
     source: SegmentSource,
     /// Keyed by the live generation's epoch, or on Neo4j by the sync's.
     cache: Cache<(u64, Fingerprint), Arc<StoredSegment>>,
+    counters: CacheCounters,
 }
 
 impl Verifier {
@@ -49,7 +51,27 @@ impl Verifier {
             index,
             source,
             cache: Cache::new(CACHE_ENTRIES),
+            counters: CacheCounters::default(),
         }
+    }
+
+    /// The verify cache's hits, misses and size since the process started.
+    pub fn cache_stats(&self) -> CacheStats {
+        self.counters.stats(self.cache.entry_count())
+    }
+
+    /// The segment of `fingerprint` if its answer is cached for what is served now: never
+    /// blocks, so an async caller can answer a hit without a trip to the blocking pool.
+    pub fn cached(&self, fingerprint: Fingerprint) -> Option<Arc<StoredSegment>> {
+        let epoch = match &self.source {
+            SegmentSource::Embedded => self.index.current().epoch,
+            SegmentSource::Neo4j(watch) => watch.epoch(),
+        };
+        let segment = self.cache.get(&(epoch, fingerprint));
+        if segment.is_some() {
+            self.counters.hit();
+        }
+        segment
     }
 
     pub fn verify(&self, fingerprint: Fingerprint) -> Result<Verification, EngineError> {
@@ -63,8 +85,10 @@ impl Verifier {
         let live = self.index.current();
         let key = (live.epoch, fingerprint);
         if let Some(segment) = self.cache.get(&key) {
+            self.counters.hit();
             return Ok(Verification::Verified(segment));
         }
+        self.counters.miss();
         Ok(match live.fingerprints.lookup(fingerprint) {
             Lookup::Exact(address) => {
                 let segment = Arc::new(live.snapshot.segment(address)?);
@@ -84,8 +108,10 @@ impl Verifier {
     ) -> Result<Verification, EngineError> {
         let key = (watch.epoch(), fingerprint);
         if let Some(segment) = self.cache.get(&key) {
+            self.counters.hit();
             return Ok(Verification::Verified(segment));
         }
+        self.counters.miss();
         let client = watch.client();
         if let Some(segment) = client.segment(fingerprint)? {
             let segment = Arc::new(segment);

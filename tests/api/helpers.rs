@@ -245,6 +245,7 @@ pub fn serve_config(data_dir: &Path, limits: Limits) -> ServeConfig {
         auth_failures_per_minute: DEFAULT_AUTH_FAILURES_PER_MINUTE,
         connections: ConnectionBounds::default(),
         accounts: AccountsConfig::default(),
+        metrics_addr: None,
     }
 }
 

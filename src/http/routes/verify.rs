@@ -106,8 +106,14 @@ pub async fn verify(
     State(state): State<AppState>,
     FingerprintParam(fingerprint): FingerprintParam,
 ) -> Result<Json<Envelope<VerifyData>>, ApiError> {
-    let engine = state.engine.clone();
-    let data = match blocking(move || engine.verifier.verify(fingerprint)).await? {
+    let verification = match state.engine.verifier.cached(fingerprint) {
+        Some(segment) => Verification::Verified(segment),
+        None => {
+            let engine = state.engine.clone();
+            blocking(move || engine.verifier.verify(fingerprint)).await?
+        }
+    };
+    let data = match verification {
         Verification::Verified(segment) => {
             let view = LabelSegment::from(segment.as_ref());
             VerifyData::Found(Box::new(VerifyFound {
