@@ -21,6 +21,7 @@ mod history_neo4j;
 mod ingest;
 mod neo4j;
 mod search;
+mod search_understanding;
 mod spl;
 mod test_db;
 mod update;

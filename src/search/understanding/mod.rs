@@ -10,8 +10,11 @@ use std::ops::Range;
 use crate::text::name_words;
 
 mod intent;
+mod spelling;
+mod stems;
 
 use intent::section_intents;
+use spelling::SpellingIndex;
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
 const NOT_DRUG_WORDS: &[&str] = &[
@@ -127,6 +130,9 @@ pub struct Understanding {
     /// its everyday phrases: the words of a BM25 query (a drug name stays, it matches the
     /// labels' names).
     pub keywords: String,
+    /// Drug names the question uses that no label of the index carries (curated brands and
+    /// class members without a label, words shaped like drug names), in question order.
+    pub unlabelled_drugs: Vec<String>,
 }
 
 /// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
@@ -167,6 +173,11 @@ pub struct DrugVocabulary {
     combinations: BTreeSet<u32>,
     /// Everyday phrases (as words) and the label wording a question using them also searches.
     lay_terms: Vec<(Vec<String>, String)>,
+    /// Name words, for reading a misspelled drug name.
+    spelling: SpellingIndex,
+    /// Drug names known from curated data (brands, their generics, class members) of which
+    /// the index holds no label.
+    unlabelled: BTreeSet<String>,
 }
 
 impl DrugVocabulary {
@@ -204,11 +215,20 @@ impl DrugVocabulary {
             }
         }
         continuations.retain(|word, _| !standalone.contains(word));
+        let spelling = SpellingIndex::new(labels_by_word.keys());
+        let mut unlabelled = BTreeSet::new();
         for brand in crate::curated::brands() {
-            if let Some(generic) = labels_by_word.get(&brand.generic).cloned() {
-                labels_by_word.entry(brand.brand).or_insert(generic);
+            match labels_by_word.get(&brand.generic).cloned() {
+                Some(generic) => {
+                    labels_by_word.entry(brand.brand).or_insert(generic);
+                }
+                None => unlabelled.extend([brand.brand, brand.generic]),
             }
         }
+        let members = crate::curated::drug_classes()
+            .into_iter()
+            .flat_map(|c| c.members);
+        unlabelled.extend(members.filter(|m| !labels_by_word.contains_key(m)));
         let classes = class_phrases(&labels, &labels_by_word);
         let combinations = labels
             .iter()
@@ -230,6 +250,8 @@ impl DrugVocabulary {
             classes,
             combinations,
             lay_terms,
+            spelling,
+            unlabelled,
         }
     }
 
@@ -245,6 +267,8 @@ impl DrugVocabulary {
         let lower = question.to_lowercase();
         let tokens: Vec<&str> = name_words(&lower).collect();
         let found = self.find_mentions(&tokens);
+        let tokens = spelled_out(&tokens, &found);
+        let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let in_class_phrase = |at: usize| found.iter().any(|f| f.class && f.span.contains(&at));
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
         let subject_open =
@@ -259,6 +283,7 @@ impl DrugVocabulary {
                 keywords.push_str(wording);
             }
         }
+        let unlabelled_drugs = self.unlabelled_in(&tokens, &found);
         let mut drugs: Vec<DrugMention> = Vec::new();
         for Found { mention, .. } in found {
             if !drugs.iter().any(|d| d.labels == mention.labels) {
@@ -271,7 +296,21 @@ impl DrugVocabulary {
             sections: section_intents(&lower),
             topic,
             keywords,
+            unlabelled_drugs,
         }
+    }
+
+    /// Words outside the drug mentions that name a drug without a label, in order, once each.
+    fn unlabelled_in(&self, tokens: &[&str], found: &[Found]) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for (at, word) in tokens.iter().enumerate() {
+            let mentioned = found.iter().any(|f| f.span.contains(&at));
+            let unlabelled = self.unlabelled.contains(*word) || stems::has_drug_stem(word);
+            if !mentioned && unlabelled && !names.iter().any(|n| n == word) {
+                names.push((*word).to_owned());
+            }
+        }
+        names
     }
 
     /// Class phrases (longest first, never overlapping) and drug words, in question order.
@@ -295,11 +334,15 @@ impl DrugVocabulary {
             }
         }
         for (at, word) in tokens.iter().enumerate().filter(|(at, _)| !claimed[*at]) {
-            if let Some(labels) = self.drug_labels(word, tokens.get(at + 1).copied()) {
+            let exact = self.drug_labels(word, tokens.get(at + 1).copied());
+            let named = exact
+                .map(|labels| (*word, labels))
+                .or_else(|| self.misspelled(word));
+            if let Some((name, labels)) = named {
                 found.push(Found {
                     span: at..at + 1,
                     class: false,
-                    mention: self.mention((*word).to_owned(), labels),
+                    mention: self.mention(name.to_owned(), labels),
                 });
             }
         }
@@ -316,6 +359,18 @@ impl DrugVocabulary {
         }
     }
 
+    /// The name a misspelled `word` stands for and its labels; never for a name word itself
+    /// (one that needs its head noun stays unmatched without it) or a drug without a label.
+    fn misspelled(&self, word: &str) -> Option<(&str, &BTreeSet<u32>)> {
+        if self.unlabelled.contains(word) || self.labels_by_word.contains_key(word) {
+            return None;
+        }
+        let name = self.spelling.correct(word)?;
+        self.labels_by_word
+            .get_key_value(name)
+            .map(|(n, l)| (n.as_str(), l))
+    }
+
     /// The labels `word` names, given the question's next word.
     fn drug_labels(&self, word: &str, next: Option<&str>) -> Option<&BTreeSet<u32>> {
         let (name, labels) = self
@@ -327,6 +382,15 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
+}
+
+/// The question's words with each misspelled drug name replaced by the name it stands for.
+fn spelled_out(tokens: &[&str], found: &[Found]) -> Vec<String> {
+    let mut words: Vec<String> = tokens.iter().map(|t| (*t).to_owned()).collect();
+    for f in found.iter().filter(|f| !f.class) {
+        words[f.span.start].clone_from(&f.mention.word);
+    }
+    words
 }
 
 /// The question's words without those in `dropped`, joined by spaces.
@@ -508,6 +572,24 @@ mod tests {
             BTreeSet::from([6]),
             "only head nouns like 'acid' make a name word an adjective"
         );
+    }
+
+    #[test]
+    fn a_misspelled_name_finds_its_labels_and_searches_as_spelled_right() {
+        let v = vocabulary();
+        let u = v.understand("setraline and pimozide");
+        assert_eq!(u.drugs[0].labels, BTreeSet::from([0]));
+        assert!(u.keywords.starts_with("sertraline "), "{}", u.keywords);
+        assert!(u.unlabelled_drugs.is_empty());
+    }
+
+    #[test]
+    fn drugs_without_a_label_are_named_in_question_order() {
+        let v = vocabulary();
+        let u = v.understand("Coumadin, lisinopril and sertraline bleeding");
+        assert_eq!(u.unlabelled_drugs, ["coumadin", "lisinopril"]);
+        assert_eq!(u.drugs.len(), 1, "sertraline is indexed");
+        assert!(v.understand("muscle pain").unlabelled_drugs.is_empty());
     }
 
     #[test]
