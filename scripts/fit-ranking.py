@@ -30,10 +30,10 @@ GRIDS = {
 FLAG_GRID = [0.0, -0.1, -0.2, -0.35, -0.5, -0.7, -1.0, -1.5, -2.0, -3.0]
 PRIOR_GRID = [-1.0, -0.6, -0.3, -0.15, 0.0, 0.15, 0.3]
 # A section gets a learned prior when it holds a candidate of at least this many fit questions.
-PRIOR_MIN_QUESTIONS = 20
+PRIOR_MIN_QUESTIONS = 80
 # A change is kept only when it raises the objective by more than this (fewer, surer steps).
 MIN_GAIN = 1e-3
-PASSES = 3
+PASSES = 2
 # Texts kept per question for fitting: the best this many by BM25 and by embedding, and every
 # text with a copy of the question's subject (the others do not reach the top ten).
 KEEP_PER_RETRIEVER = 150
