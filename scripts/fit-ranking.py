@@ -118,6 +118,8 @@ def prior_sections(questions):
 
 
 def with_value(weights, name, value):
+    if name == "meaning":
+        return dict(weights, meaning_margin=value[0], meaning_asked=value[1])
     if name.startswith("prior:"):
         priors = dict(weights.get("section_prior", {}), **{name[6:]: value})
         return dict(weights, section_prior={k: v for k, v in sorted(priors.items()) if v != 0.0})
@@ -126,11 +128,13 @@ def with_value(weights, name, value):
 
 def fit(weights, questions):
     best = objective(weights, questions)
-    names = ["semantic", "meaning_margin", "meaning_asked"] + SCALARS + FLAGS + ["prior:" + s for s in prior_sections(questions)]
+    names = ["semantic", "meaning"] + SCALARS + FLAGS + ["prior:" + s for s in prior_sections(questions)]
     for _ in range(PASSES):
         improved = False
         for name in names:
             grid = PRIOR_GRID if name.startswith("prior:") else GRIDS.get(name, FLAG_GRID)
+            if name == "meaning":  # the margin and the weight only act together
+                grid = [(m, a) for m in GRIDS["meaning_margin"] for a in GRIDS["meaning_asked"]]
             for value in grid:
                 trial = with_value(weights, name, value)
                 score = objective(trial, questions)
