@@ -24,8 +24,8 @@ const DESCRIPTIONS: &[(&[&str], &str)] = &[
     ),
     (
         &["contraindications"],
-        "contraindications: patients who must not take the drug, situations in which it should \
-         not be used",
+        "contraindications: who must not take or must avoid the drug, when it should not be \
+         used",
     ),
     (
         &["warnings_and_cautions", "warnings", "precautions"],

@@ -31,7 +31,7 @@ async fn a_drug_without_a_label_is_named_in_unmatched_drugs() {
         serde_json::json!(["lisinopril"]),
         "a name with a drug stem"
     );
-    let reply = app.search("sertraline pimozide", 5).await;
+    let reply = app.search("sertraline nausea", 5).await;
     assert_eq!(
         reply.body["data"]["metadata"]["unmatched_drugs"],
         serde_json::json!([])
@@ -41,7 +41,7 @@ async fn a_drug_without_a_label_is_named_in_unmatched_drugs() {
 #[tokio::test]
 async fn a_misspelled_drug_still_finds_its_label() {
     let app = spawn_app().await;
-    for question in ["temozolamide nausea", "setraline and pimozide"] {
+    for question in ["temozolamide nausea", "setraline and nausea"] {
         let reply = app.search(question, 3).await;
         let wanted = if question.starts_with("temo") {
             "temozolomide"
