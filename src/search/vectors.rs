@@ -216,6 +216,30 @@ mod tests {
     }
 
     #[test]
+    fn the_eight_bit_shortlist_keeps_the_exact_best_rows() {
+        let dimensions = 24;
+        let vectors: Vec<Vec<f32>> = (0..3_000)
+            .map(|r| {
+                let v: Vec<f32> = (0..dimensions)
+                    .map(|d| (((r * 31 + d * 17) % 41) as f32 - 20.0) * (1.0 + (r % 7) as f32))
+                    .collect();
+                let norm = dot(&v, &v).sqrt();
+                v.into_iter().map(|x| x / norm).collect()
+            })
+            .collect();
+        let keys: Vec<u32> = (0..vectors.len() as u32).collect();
+        let index = DenseIndex::exact(dimensions, keys, vectors.concat());
+        for query in vectors.iter().step_by(211) {
+            let mut brute: Vec<(u32, f32)> = (0..vectors.len())
+                .map(|row| (row as u32, dot(&vectors[row], query)))
+                .collect();
+            brute.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            brute.truncate(50);
+            assert_eq!(index.nearest(query, 50), brute);
+        }
+    }
+
+    #[test]
     fn the_graph_finds_what_the_scan_finds() {
         let dimensions = 16;
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
