@@ -3,9 +3,11 @@
 //! matches its drug name, its section is one of the rule's sections (compared on lowercase
 //! letters, with the README's aliases), and any `text_any` regex matches its text.
 //! Scores over the top 10: nDCG@10 (binary gains; ideal = the same hits moved to the top),
-//! MRR@10, P@5, S@1. Pure scoring; fetching results is the caller's business.
+//! MRR@10, P@5, S@1. The fixed split into the part ranking parameters are fitted on and
+//! the held-out part they are never fitted on. Pure scoring; fetching results is the caller's
+//! business.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
@@ -127,6 +129,58 @@ fn section_matches(wanted: &str, section: &str) -> bool {
     wanted == section || aliases.contains(&section)
 }
 
+/// Which questions a run scores: those ranking parameters are fitted on, the held-out rest,
+/// or all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Part {
+    Fit,
+    Held,
+    All,
+}
+
+/// Every `HELD_EVERY`-th question of a kind, in the order of a hash of its id, is held out.
+const HELD_EVERY: usize = 3;
+
+/// The ids of the held-out questions: within each kind, questions ordered by the FNV-1a hash of
+/// their id, every third from the second on (a kind of one question is never held out). The
+/// split depends only on the ids and kinds, so it is the same for every run and every file.
+pub fn held_out(questions: &[EvalQuestion]) -> BTreeSet<String> {
+    let mut by_kind: BTreeMap<&str, Vec<(u64, &str)>> = BTreeMap::new();
+    for q in questions {
+        by_kind
+            .entry(&q.kind)
+            .or_default()
+            .push((fnv1a(&q.id), &q.id));
+    }
+    by_kind
+        .into_values()
+        .flat_map(|mut ids| {
+            ids.sort();
+            ids.into_iter()
+                .enumerate()
+                .filter(|(i, _)| i % HELD_EVERY == 1)
+                .map(|(_, (_, id))| id.to_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+impl Part {
+    pub fn includes(self, held: &BTreeSet<String>, id: &str) -> bool {
+        match self {
+            Part::Fit => !held.contains(id),
+            Part::Held => held.contains(id),
+            Part::All => true,
+        }
+    }
+}
+
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// Scores of one ranked list of relevance judgements.
 pub fn score(relevant: &[bool]) -> Scores {
     let top: Vec<bool> = relevant.iter().copied().take(10).collect();
@@ -223,6 +277,36 @@ mod tests {
         );
         assert!(!judged("fluoxetine", "Drug Interactions", "pimozide"));
         assert!(!judged("sertraline", "Drug Interactions", "no match"));
+    }
+
+    #[test]
+    fn a_third_of_each_kind_is_held_out_by_id_alone() {
+        let question = |id: &str, kind: &str| {
+            parse_question(
+                &LINE
+                    .replace("\"d1\"", &format!("\"{id}\""))
+                    .replace("\"interaction\"", &format!("\"{kind}\"")),
+            )
+            .unwrap()
+        };
+        let mut questions: Vec<EvalQuestion> =
+            (0..9).map(|i| question(&format!("a{i}"), "x")).collect();
+        questions.extend((0..2).map(|i| question(&format!("b{i}"), "y")));
+        questions.push(question("c0", "z"));
+        let held = held_out(&questions);
+        assert_eq!(held.iter().filter(|id| id.starts_with('a')).count(), 3);
+        assert_eq!(held.iter().filter(|id| id.starts_with('b')).count(), 1);
+        assert!(
+            !held.contains("c0"),
+            "a lone question of its kind is fitted on"
+        );
+        questions.reverse();
+        assert_eq!(
+            held_out(&questions),
+            held,
+            "order of the file does not matter"
+        );
+        assert!(Part::Fit.includes(&held, "c0") && !Part::Held.includes(&held, "c0"));
     }
 
     #[test]

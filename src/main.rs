@@ -2,6 +2,7 @@
 //! prints results; every failure exits non-zero with a one-line reason.
 
 mod accounts_cli;
+mod eval_cli;
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -18,7 +19,7 @@ use drugcite::conditions::{self, VocabularyTerm};
 use drugcite::config::logging::{self, LogFormat};
 use drugcite::embed::Embedder;
 use drugcite::engine::GraphBackend;
-use drugcite::eval::{parse_question, score, Judged, Summary};
+use drugcite::eval::Part;
 use drugcite::graph::GraphData;
 use drugcite::http::{ConnectionBounds, RateLimitConfig};
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
@@ -138,6 +139,17 @@ enum Command {
         /// Also print every question's scores and its first result.
         #[arg(long)]
         verbose: bool,
+        /// Which questions: `fit` (those ranking parameters are fitted on), `held` (the
+        /// held-out third of each kind, never fitted on) or `all`.
+        #[arg(long, value_enum, default_value = "all")]
+        part: Part,
+    },
+    /// Training rows for the ranking weights, JSON Lines on stdout: per question of the files,
+    /// every candidate text with its copies' features and relevance (`scripts/fit-ranking.py`).
+    RankingFeatures {
+        /// Question files in the dev-questions.jsonl format.
+        #[arg(required = true)]
+        questions: Vec<PathBuf>,
     },
     /// Find adverse reactions in label text: JSON Lines `{"id","section","text"}` on stdin,
     /// `{"id","mentions":[{"text","start","end","condition_id","condition_name"}]}` on stdout.
@@ -396,7 +408,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             key,
             questions,
             verbose,
-        } => evaluate(&url, &key, &questions, verbose),
+            part,
+        } => eval_cli::evaluate(&url, &key, &questions, verbose, part),
+        Command::RankingFeatures { questions } => {
+            let embedder = load_embedder(&cli.model_dir, false)?;
+            eval_cli::ranking_features(data_dir, embedder, &questions)
+        }
         Command::Extract {
             vocab,
             score,
@@ -566,74 +583,6 @@ fn serve(config: ServeConfig, addr: SocketAddr) -> anyhow::Result<()> {
     // Engine work already running on the blocking pool is not waited for past a second.
     runtime.shutdown_timeout(Duration::from_secs(1));
     served
-}
-
-fn evaluate(
-    url: &str,
-    key: &str,
-    questions: &std::path::Path,
-    verbose: bool,
-) -> anyhow::Result<()> {
-    let body = std::fs::read_to_string(questions)
-        .with_context(|| format!("reading {}", questions.display()))?;
-    let client = reqwest::blocking::Client::new();
-    let mut summary = Summary::default();
-    for (number, line) in body
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let question = parse_question(line)
-            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", questions.display(), number + 1))?;
-        let reply: serde_json::Value = client
-            .post(format!("{}/v1/search", url.trim_end_matches('/')))
-            .header("x-api-key", key)
-            .json(&serde_json::json!({"question": question.question, "top_k": 10}))
-            .send()
-            .and_then(|r| r.error_for_status())
-            .and_then(|r| r.json())
-            .with_context(|| format!("searching {url} for {}", question.id))?;
-        let results = reply["data"]["results"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let relevance: Vec<bool> = results
-            .iter()
-            .map(|r| {
-                question.is_relevant(&Judged {
-                    drug: r["drug"]["name"].as_str().unwrap_or_default(),
-                    section: r["section"].as_str().unwrap_or_default(),
-                    text: r["text"].as_str().unwrap_or_default(),
-                })
-            })
-            .collect();
-        let scores = score(&relevance);
-        if verbose {
-            let first = results.first().map_or(String::from("-"), |r| {
-                format!(
-                    "{} | {}",
-                    r["drug"]["name"].as_str().unwrap_or(""),
-                    r["section"].as_str().unwrap_or("")
-                )
-            });
-            println!(
-                "{}\t{}\tnDCG {:.2} S@1 {:.0}\t{}\t{first}",
-                question.id, question.kind, scores.ndcg10, scores.s1, question.question
-            );
-        }
-        summary.add(&question.kind, scores);
-    }
-    println!(
-        "{:<18} {:>3} {:>8} {:>8} {:>6} {:>6}",
-        "kind", "n", "nDCG@10", "MRR@10", "P@5", "S@1"
-    );
-    for (kind, n, s) in summary.rows() {
-        println!(
-            "{kind:<18} {n:>3} {:>8.3} {:>8.3} {:>6.3} {:>6.3}",
-            s.ndcg10, s.mrr10, s.p5, s.s1
-        );
-    }
-    Ok(())
 }
 
 /// Prints what `drugcite check` found; any mismatch is a failure.

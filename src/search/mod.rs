@@ -4,8 +4,12 @@
 //! cache. No HTTP, no verify, no graph.
 
 pub mod collapse;
+pub mod features;
 pub mod lexical;
+pub mod quantized;
 pub mod ranking;
+pub mod section_space;
+pub mod training;
 pub mod understanding;
 pub mod vectors;
 
@@ -22,8 +26,10 @@ use crate::label::section_name;
 use crate::live::{Live, LiveIndex};
 use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
 use collapse::{AlsoIn, Collapsed};
+use features::Weights;
 use lexical::{analyse, lexical_candidates, LexicalHit};
 use ranking::{rank, Candidates};
+use section_space::SectionSpace;
 use understanding::Understanding;
 
 const QUERY_CACHE_ENTRIES: u64 = 10_000;
@@ -42,16 +48,34 @@ pub struct SearchHit {
 pub struct Searcher {
     index: Arc<LiveIndex>,
     embedder: Option<Arc<Embedder>>,
+    sections: Option<SectionSpace>,
     query_vectors: Cache<String, Arc<Vec<f32>>>,
     query_vector_counters: CacheCounters,
+}
+
+/// What retrieval found for one question, before ranking.
+struct Retrieved {
+    live: Arc<Live>,
+    understanding: Understanding,
+    lexical: Vec<LexicalHit>,
+    semantic: Vec<(TextHash, f32)>,
+    query_vector: Option<Arc<Vec<f32>>>,
 }
 
 impl Searcher {
     /// Without an embedder, or over a generation ingested without one, search is lexical only.
     pub fn new(index: Arc<LiveIndex>, embedder: Option<Arc<Embedder>>) -> Self {
+        let sections = embedder.as_ref().and_then(|e| match SectionSpace::embed(e) {
+            Ok(space) => Some(space),
+            Err(error) => {
+                tracing::warn!(%error, "section descriptions not embedded; ranking without them");
+                None
+            }
+        });
         Self {
             index,
             embedder,
+            sections,
             query_vectors: Cache::new(QUERY_CACHE_ENTRIES),
             query_vector_counters: CacheCounters::default(),
         }
@@ -76,15 +100,37 @@ impl Searcher {
         top_k: TopK,
         filters: &SearchFilters,
     ) -> Result<Vec<SearchHit>, EngineError> {
-        let live = self.index.current();
-        if analyse(&live.snapshot, question.as_str()).is_empty() {
-            return Ok(Vec::new());
-        }
         let pool = if filters.is_empty() {
             CANDIDATES
         } else {
             FILTERED_CANDIDATES
         };
+        let Some(found) = self.retrieve(question, pool)? else {
+            return Ok(Vec::new());
+        };
+        let live = &found.live;
+        let keep = |info: &SegmentInfo| matches_filters(&live.snapshot, info, filters);
+        self.ranked(&found, &keep)
+            .into_iter()
+            .take(top_k.get())
+            .map(|collapsed| hit(live, collapsed))
+            .collect()
+    }
+
+    /// Drugs or brands the question names of which the live index holds no label.
+    pub fn unmatched_drugs(&self, question: &Question) -> Vec<String> {
+        let live = self.index.current();
+        live.vocabulary
+            .understand(question.as_str())
+            .unlabelled_drugs
+    }
+
+    /// The question understood, and its BM25 and dense candidates (`None`: nothing to search).
+    fn retrieve(&self, question: &Question, pool: usize) -> Result<Option<Retrieved>, EngineError> {
+        let live = self.index.current();
+        if analyse(&live.snapshot, question.as_str()).is_empty() {
+            return Ok(None);
+        }
         let understanding = live.vocabulary.understand(question.as_str());
         let or_question = |text: &'_ str| {
             if analyse(&live.snapshot, text).is_empty() {
@@ -109,29 +155,55 @@ impl Searcher {
             (Some(dense), Some(vector)) => dense.nearest(vector, pool),
             _ => Vec::new(),
         };
+        Ok(Some(Retrieved {
+            live,
+            understanding,
+            lexical,
+            semantic,
+            query_vector,
+        }))
+    }
+
+    /// The retrieved texts ranked with the learned weights, each by its best copy `keep` accepts.
+    fn ranked(&self, found: &Retrieved, keep: &dyn Fn(&SegmentInfo) -> bool) -> Vec<Collapsed> {
+        self.with_candidates(found, |candidates| {
+            let live = &found.live;
+            let understanding = &found.understanding;
+            let weights = Weights::learned();
+            rank(
+                candidates,
+                &live.catalog,
+                &live.copies,
+                understanding,
+                weights,
+                keep,
+            )
+        })
+    }
+
+    /// Runs `then` over the candidates of `found`, with its similarity functions.
+    fn with_candidates<T>(&self, found: &Retrieved, then: impl FnOnce(&Candidates) -> T) -> T {
+        let live = &found.live;
+        let query_vector = found.query_vector.as_deref();
         let similarity = |fp| {
             live.dense
                 .as_ref()
-                .zip(query_vector.as_ref())
+                .zip(query_vector)
                 .and_then(|(d, v)| d.similarity(fp, v))
         };
-        let keep = |info: &SegmentInfo| matches_filters(&live.snapshot, info, filters);
-        let candidates = Candidates {
-            lexical: &lexical,
-            semantic: &semantic,
-            similarity: &similarity,
+        let sections = self.sections.as_ref().zip(query_vector);
+        let relative = sections.map(|(space, v)| space.relative_similarity(v));
+        let section_similarity = |key: &str| {
+            relative
+                .as_ref()
+                .map_or((0.0, 0.0), |r| (r.of(key), r.margin()))
         };
-        rank(
-            &candidates,
-            &live.catalog,
-            &live.copies,
-            &understanding,
-            &keep,
-        )
-        .into_iter()
-        .take(top_k.get())
-        .map(|collapsed| hit(&live, collapsed))
-        .collect()
+        then(&Candidates {
+            lexical: &found.lexical,
+            semantic: &found.semantic,
+            similarity: &similarity,
+            section_similarity: &section_similarity,
+        })
     }
 
     fn query_vector(

@@ -1,32 +1,17 @@
 //! Hybrid ranking: BM25 and embedding similarity of each distinct text, each scaled to its
-//! best candidate, fused linearly; then shaped per copy by what the question asked for — its
-//! subject drug first, other named drugs next, and the sections its wording requests — and
-//! collapsed to the best eligible copy of each text (`collapse.rs`). Ties go to the smaller
+//! best candidate, fused; then shaped per copy by what the question asked for — its subject
+//! drug first, other named drugs next, the sections its wording and meaning ask for — with the
+//! learned weights of `features.rs`, and collapsed to the best eligible copy of each text (`collapse.rs`). Ties go to the smaller
 //! fingerprint, so the order is the same whatever the thread count. Pure computation.
 
 use std::collections::HashMap;
 
 use crate::domain::{Fingerprint, TextHash};
 use crate::search::collapse::{collapse, Collapsed, Copies};
+use crate::search::features::{CopyFeatures, TextScores, Weights};
 use crate::search::lexical::LexicalHit;
-use crate::search::understanding::{Understanding, PERIPHERAL_SECTIONS};
+use crate::search::understanding::Understanding;
 use crate::store::SegmentInfo;
-
-const LEXICAL_WEIGHT: f32 = 0.5;
-const SEMANTIC_WEIGHT: f32 = 0.5;
-/// Multipliers: a segment of a product combining the subject with other ingredients, of
-/// another named drug, of no named drug, outside the requested sections, and of a peripheral
-/// section (package label, patient leaflet…) nobody asked for.
-const COMBINATION: f32 = 0.85;
-const OTHER_DRUG: f32 = 0.6;
-const UNNAMED_DRUG: f32 = 0.3;
-const OFF_SECTION: f32 = 0.55;
-const PERIPHERAL: f32 = 0.6;
-/// Multiplier for text addressed to the patient outside a peripheral section (a medication
-/// guide printed inside a professional section).
-const PATIENT_VOICE: f32 = 0.6;
-/// The requested sections are listed strongest first; each later one counts a little less.
-const SECTION_STEP: f32 = 0.03;
 
 /// Candidates by distinct text.
 pub struct Candidates<'a> {
@@ -34,13 +19,60 @@ pub struct Candidates<'a> {
     pub semantic: &'a [(TextHash, f32)],
     /// Similarity of a lexical-only candidate to the query, when embeddings exist.
     pub similarity: &'a dyn Fn(TextHash) -> Option<f32>,
+    /// The `section_similarity` and `section_margin` features of a section key (0 without
+    /// embeddings).
+    pub section_similarity: &'a dyn Fn(&str) -> (f32, f32),
 }
 
-/// What a text scored before the per-copy shaping, and the copy retrieval found best.
-struct TextScore {
-    lexical: f32,
-    semantic: Option<f32>,
-    best: Option<Fingerprint>,
+/// A candidate text: its scaled retrieval scores and the copy retrieval found best.
+pub struct FusedText {
+    pub text: TextHash,
+    pub scores: TextScores,
+    pub best: Option<Fingerprint>,
+}
+
+/// Every candidate text once, with BM25 and embedding similarity each scaled to the best
+/// candidate's (semantic 0 without embeddings), in no particular order.
+pub fn fused_texts(candidates: &Candidates) -> Vec<FusedText> {
+    let best_lexical = candidates
+        .lexical
+        .first()
+        .map_or(0.0, |c| c.score)
+        .max(f32::EPSILON);
+    let mut pool: HashMap<TextHash, (f32, Option<f32>, Option<Fingerprint>)> = HashMap::new();
+    for hit in candidates.lexical {
+        pool.insert(hit.text, (hit.score / best_lexical, None, Some(hit.best)));
+    }
+    for &(text, similarity) in candidates.semantic {
+        pool.entry(text).or_insert((0.0, None, None)).1 = Some(similarity);
+    }
+    let mut fused: Vec<FusedText> = pool
+        .into_iter()
+        .map(|(text, (lexical, semantic, best))| FusedText {
+            text,
+            scores: TextScores {
+                lexical,
+                semantic: semantic
+                    .or_else(|| (candidates.similarity)(text))
+                    .unwrap_or(0.0)
+                    .max(0.0),
+            },
+            best,
+        })
+        .collect();
+    let best_semantic = fused
+        .iter()
+        .map(|c| c.scores.semantic)
+        .fold(f32::EPSILON, f32::max);
+    let has_semantic = !candidates.semantic.is_empty();
+    for text in &mut fused {
+        text.scores.semantic = if has_semantic {
+            text.scores.semantic / best_semantic
+        } else {
+            0.0
+        };
+    }
+    fused
 }
 
 /// Distinct texts ordered best first, each answered by its best copy that `keep` accepts.
@@ -49,53 +81,17 @@ pub fn rank(
     catalog: &HashMap<Fingerprint, SegmentInfo>,
     copies: &Copies,
     understanding: &Understanding,
+    weights: &Weights,
     keep: &dyn Fn(&SegmentInfo) -> bool,
 ) -> Vec<Collapsed> {
-    let best_lexical = candidates
-        .lexical
-        .first()
-        .map_or(0.0, |c| c.score)
-        .max(f32::EPSILON);
-    let mut pool: HashMap<TextHash, TextScore> = HashMap::new();
-    for hit in candidates.lexical {
-        let text = TextScore {
-            lexical: hit.score / best_lexical,
-            semantic: None,
-            best: Some(hit.best),
-        };
-        pool.insert(hit.text, text);
-    }
-    for &(text, similarity) in candidates.semantic {
-        let entry = pool.entry(text).or_insert(TextScore {
-            lexical: 0.0,
-            semantic: None,
-            best: None,
-        });
-        entry.semantic = Some(similarity);
-    }
-    let fused: Vec<(TextHash, f32, f32, Option<Fingerprint>)> = pool
+    let mut ranked: Vec<Collapsed> = fused_texts(candidates)
         .into_iter()
-        .map(|(text, score)| {
-            let semantic = score
-                .semantic
-                .or_else(|| (candidates.similarity)(text))
-                .unwrap_or(0.0);
-            (text, score.lexical, semantic, score.best)
-        })
-        .collect();
-    let best_semantic = fused.iter().map(|c| c.2).fold(f32::EPSILON, f32::max);
-    let has_semantic = !candidates.semantic.is_empty();
-    let mut ranked: Vec<Collapsed> = fused
-        .into_iter()
-        .filter_map(|(text, lexical, semantic, best)| {
-            let base = if has_semantic {
-                LEXICAL_WEIGHT * lexical + SEMANTIC_WEIGHT * semantic.max(0.0) / best_semantic
-            } else {
-                lexical
-            };
-            collapse(copies.of(text), best, |fp| {
+        .filter_map(|text| {
+            collapse(copies.of(text.text), text.best, |fp| {
                 let info = catalog.get(&fp).filter(|info| keep(info))?;
-                Some(base * drug_factor(info, understanding) * section_factor(info, understanding))
+                let similarity = (candidates.section_similarity)(&info.section_key);
+                let features = CopyFeatures::of(text.scores, info, understanding, similarity);
+                Some(weights.score(&features, &info.section_key))
             })
         })
         .collect();
@@ -105,43 +101,6 @@ pub fn rank(
             .then(a.representative.cmp(&b.representative))
     });
     ranked
-}
-
-fn drug_factor(info: &SegmentInfo, understanding: &Understanding) -> f32 {
-    if understanding.drugs.is_empty() || understanding.subject_open {
-        return 1.0;
-    }
-    match understanding
-        .drugs
-        .iter()
-        .position(|d| d.labels.contains(&info.label))
-    {
-        Some(0) if understanding.drugs[0].combinations.contains(&info.label) => COMBINATION,
-        Some(0) => 1.0,
-        Some(_) => OTHER_DRUG,
-        None => UNNAMED_DRUG,
-    }
-}
-
-fn section_factor(info: &SegmentInfo, understanding: &Understanding) -> f32 {
-    let section = info.section_key.as_ref();
-    let off_section = if understanding.sections.is_empty() {
-        1.0
-    } else {
-        OFF_SECTION
-    };
-    let is_peripheral = PERIPHERAL_SECTIONS.contains(&section);
-    let peripheral = if is_peripheral { PERIPHERAL } else { 1.0 };
-    let voice = if info.addresses_patient && !is_peripheral {
-        PATIENT_VOICE
-    } else {
-        1.0
-    };
-    let requested = match understanding.sections.iter().position(|s| *s == section) {
-        Some(rank) => 1.0 - SECTION_STEP * rank.min(5) as f32,
-        None => off_section * peripheral,
-    };
-    requested * voice
 }
 
 #[cfg(test)]
@@ -206,16 +165,30 @@ mod tests {
             ..Understanding::default()
         };
         let none = |_| None;
+        let flat = |_: &str| (0.0, 0.0);
         let candidates = Candidates {
             lexical: &lexical,
             semantic: &[],
             similarity: &none,
+            section_similarity: &flat,
         };
-        let ranked = rank(&candidates, &catalog, &copies, &understanding, &|_| true);
+        let ranked = rank(
+            &candidates,
+            &catalog,
+            &copies,
+            &understanding,
+            Weights::learned(),
+            &|_| true,
+        );
         assert_eq!(best(&ranked), [fp(2), fp(0), fp(1)]);
-        let only_label_1 = rank(&candidates, &catalog, &copies, &understanding, &|i| {
-            i.label == 1
-        });
+        let only_label_1 = rank(
+            &candidates,
+            &catalog,
+            &copies,
+            &understanding,
+            Weights::learned(),
+            &|i| i.label == 1,
+        );
         assert_eq!(best(&only_label_1), [fp(1)]);
     }
 
@@ -227,16 +200,19 @@ mod tests {
         let copies = Copies::build(&catalog);
         let lexical = hits(&(0..20).map(|i| (i, 1.0)).collect::<Vec<_>>());
         let none = |_| None;
+        let flat = |_: &str| (0.0, 0.0);
         let candidates = Candidates {
             lexical: &lexical,
             semantic: &[],
             similarity: &none,
+            section_similarity: &flat,
         };
         let ranked = best(&rank(
             &candidates,
             &catalog,
             &copies,
             &Understanding::default(),
+            Weights::learned(),
             &|_| true,
         ));
         let mut sorted = ranked.clone();
@@ -277,12 +253,21 @@ mod tests {
             ..Understanding::default()
         };
         let none = |_| None;
+        let flat = |_: &str| (0.0, 0.0);
         let candidates = Candidates {
             lexical: &lexical,
             semantic: &[],
             similarity: &none,
+            section_similarity: &flat,
         };
-        let ranked = rank(&candidates, &catalog, &copies, &understanding, &|_| true);
+        let ranked = rank(
+            &candidates,
+            &catalog,
+            &copies,
+            &understanding,
+            Weights::learned(),
+            &|_| true,
+        );
         assert_eq!(best(&ranked), [fp(2), fp(3)], "the subject's copy answers");
         let mut others = vec![fp(0), fp(1)];
         others.sort_by_key(|f| (*f != fp(0), *f));
@@ -290,9 +275,14 @@ mod tests {
             ranked[0].others, others,
             "retrieval's best copy first among equals"
         );
-        let filtered = rank(&candidates, &catalog, &copies, &understanding, &|i| {
-            i.label == 1
-        });
+        let filtered = rank(
+            &candidates,
+            &catalog,
+            &copies,
+            &understanding,
+            Weights::learned(),
+            &|i| i.label == 1,
+        );
         assert_eq!(best(&filtered), [fp(1)]);
         assert!(filtered[0].others.is_empty());
     }

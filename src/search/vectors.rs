@@ -1,5 +1,6 @@
 //! Dense retrieval: the nearest segment embeddings to a query embedding by cosine similarity
-//! (dot product of unit vectors): an exact scan up to `EXACT_SCAN_LIMIT` rows, above it an HNSW
+//! (dot product of unit vectors): an exact scan up to `EXACT_SCAN_LIMIT` rows (an 8-bit
+//! first pass, `quantized.rs`, whose shortlist is re-scored exactly), above it an HNSW
 //! graph (hnsw_rs) whose candidates are re-scored exactly. Rows are keyed (the live index keys
 //! them by text hash, one row per distinct text); ties go to the smaller key, and the graph is
 //! built serially from a fixed seed, so the order is deterministic. Pure computation over an
@@ -14,6 +15,7 @@ use hnsw_rs::hnsw::Hnsw;
 
 use crate::domain::Fingerprint;
 use crate::embed::dot;
+use crate::search::quantized::QuantizedRows;
 
 /// Rows up to which an exact scan answers; larger indexes search an HNSW graph. The scan is
 /// memory-bound (benches/vectors.rs on 2 cores: p50 20 ms at 104k rows, 71 ms at 250k, 162 ms
@@ -26,6 +28,10 @@ const GRAPH_LAYERS: usize = 16;
 /// Search beam: this many times the requested rows, and at least `MIN_SEARCH_BEAM`.
 const SEARCH_BEAM_FACTOR: usize = 4;
 const MIN_SEARCH_BEAM: usize = 400;
+/// Rows the 8-bit pass hands to exact re-scoring: this many times the requested rows, and at
+/// least `MIN_SHORTLIST` (its error is ~0.01 in cosine, far inside this margin).
+const SHORTLIST_FACTOR: usize = 4;
+const MIN_SHORTLIST: usize = 1_000;
 
 /// 1 − cosine similarity of unit vectors (never below 0, as the graph requires), with the same
 /// arithmetic as the exact scan.
@@ -48,6 +54,8 @@ pub struct DenseIndex<K = Fingerprint> {
     /// Row-major, one unit vector per key.
     matrix: Vec<f32>,
     rows: HashMap<K, usize>,
+    /// The 8-bit rows of an exact-scan index.
+    quantized: Option<QuantizedRows>,
     graph: Option<Graph>,
 }
 
@@ -89,6 +97,7 @@ impl<K: RowKey> DenseIndex<K> {
             .collect();
         Self {
             dimensions,
+            quantized: Some(QuantizedRows::new(dimensions, &matrix)),
             fingerprints,
             matrix,
             rows,
@@ -100,6 +109,7 @@ impl<K: RowKey> DenseIndex<K> {
     /// levels from a fixed seed, so the same rows always give the same graph.
     pub fn approximate(dimensions: usize, fingerprints: Vec<K>, matrix: Vec<f32>) -> Self {
         let mut index = Self::exact(dimensions, fingerprints, matrix);
+        index.quantized = None;
         let rows = index.fingerprints.len().max(1);
         let mut mean = vec![0f32; dimensions];
         for vector in index.matrix.chunks_exact(dimensions.max(1)) {
@@ -139,24 +149,22 @@ impl<K: RowKey> DenseIndex<K> {
         if query.len() != self.dimensions || limit == 0 {
             return Vec::new();
         }
-        let mut scored: Vec<(K, f32)> = match &self.graph {
-            None => self
-                .matrix
-                .chunks_exact(self.dimensions)
-                .zip(&self.fingerprints)
-                .map(|(row, fp)| (*fp, dot(row, query)))
-                .collect(),
-            Some(graph) => {
+        let rows = match (&self.graph, &self.quantized) {
+            (Some(graph), _) => {
                 let beam = (limit * SEARCH_BEAM_FACTOR).max(MIN_SEARCH_BEAM);
                 let centred = graph.centred(query);
                 let found = graph
                     .hnsw
                     .search(&centred, limit * SEARCH_BEAM_FACTOR, beam);
-                let rows = found.into_iter().map(|n| n.d_id);
-                rows.map(|row| (self.fingerprints[row], self.row_similarity(row, query)))
-                    .collect()
+                found.into_iter().map(|n| n.d_id).collect()
             }
+            (None, Some(quantized)) => shortlist(&quantized.similarities(query), limit),
+            (None, None) => (0..self.fingerprints.len()).collect::<Vec<_>>(),
         };
+        let mut scored: Vec<(K, f32)> = rows
+            .into_iter()
+            .map(|row| (self.fingerprints[row], self.row_similarity(row, query)))
+            .collect();
         let order = |a: &(K, f32), b: &(K, f32)| {
             b.1.partial_cmp(&a.1)
                 .unwrap_or(Ordering::Equal)
@@ -169,6 +177,20 @@ impl<K: RowKey> DenseIndex<K> {
         scored.sort_by(order);
         scored
     }
+}
+
+/// The rows of the best approximate similarities, enough of them for exact re-scoring to
+/// find the true best `limit`; ties by row, so the shortlist is deterministic.
+fn shortlist(approximate: &[f32], limit: usize) -> Vec<usize> {
+    let keep = (limit * SHORTLIST_FACTOR).max(MIN_SHORTLIST);
+    let mut rows: Vec<usize> = (0..approximate.len()).collect();
+    if rows.len() > keep {
+        let order =
+            |a: &usize, b: &usize| approximate[*b].total_cmp(&approximate[*a]).then(a.cmp(b));
+        rows.select_nth_unstable_by(keep - 1, order);
+        rows.truncate(keep);
+    }
+    rows
 }
 
 #[cfg(test)]
@@ -191,6 +213,30 @@ mod tests {
         assert_eq!(found[2].0, fps[2]);
         assert_eq!(index.nearest(&[0.0, 1.0], 10).len(), 4);
         assert!(index.nearest(&[1.0], 3).is_empty(), "wrong dimensions");
+    }
+
+    #[test]
+    fn the_eight_bit_shortlist_keeps_the_exact_best_rows() {
+        let dimensions = 24;
+        let vectors: Vec<Vec<f32>> = (0..3_000)
+            .map(|r| {
+                let v: Vec<f32> = (0..dimensions)
+                    .map(|d| (((r * 31 + d * 17) % 41) as f32 - 20.0) * (1.0 + (r % 7) as f32))
+                    .collect();
+                let norm = dot(&v, &v).sqrt();
+                v.into_iter().map(|x| x / norm).collect()
+            })
+            .collect();
+        let keys: Vec<u32> = (0..vectors.len() as u32).collect();
+        let index = DenseIndex::exact(dimensions, keys, vectors.concat());
+        for query in vectors.iter().step_by(211) {
+            let mut brute: Vec<(u32, f32)> = (0..vectors.len())
+                .map(|row| (row as u32, dot(&vectors[row], query)))
+                .collect();
+            brute.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            brute.truncate(50);
+            assert_eq!(index.nearest(query, 50), brute);
+        }
     }
 
     #[test]

@@ -24,6 +24,7 @@ mod metrics;
 mod neo4j;
 mod request_id;
 mod search;
+mod search_understanding;
 mod spl;
 mod test_db;
 mod update;

@@ -62,6 +62,10 @@ impl FromFields for SearchRequest {
 pub struct SearchMetadata {
     count: usize,
     search_time_ms: f64,
+    /// Drugs or brands the question names of which the index holds no label (so "not
+    /// indexed" can be told from "no answer"), in question order, lowercase.
+    #[schema(example = json!(["warfarin"]))]
+    unmatched_drugs: Vec<String>,
 }
 
 /// A label segment; a text several labels hold is listed once, its other labels in `also_in`.
@@ -102,7 +106,12 @@ pub async fn search(
     let started = Instant::now();
     let engine = state.engine.clone();
     let query = question.clone();
-    let hits = blocking(move || engine.searcher.search(&query, top_k, &filters)).await?;
+    let (hits, unmatched_drugs) = blocking(move || {
+        let unmatched = engine.searcher.unmatched_drugs(&query);
+        let hits = engine.searcher.search(&query, top_k, &filters)?;
+        Ok::<_, crate::engine::EngineError>((hits, unmatched))
+    })
+    .await?;
     let results: Vec<SearchResult> = hits
         .iter()
         .map(|hit| SearchResult {
@@ -115,6 +124,7 @@ pub async fn search(
         metadata: SearchMetadata {
             count: results.len(),
             search_time_ms: started.elapsed().as_secs_f64() * 1000.0,
+            unmatched_drugs,
         },
         results,
     })))

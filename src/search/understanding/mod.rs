@@ -1,5 +1,6 @@
 //! Question understanding without a language model: which drugs a question names (generic,
-//! brand or substance names of the indexed labels, curated brands), which drug classes (FDA
+//! brand or substance names of the indexed labels, curated brands, misspelled names), which it
+//! names without a label in the index, which drug classes (FDA
 //! established classes, curated class terms such as "blood thinner"), and which label sections
 //! its wording asks for ("contraindicated", "side effects", "black box", "overdose", "pregnant",
 //! "kidney"…). Pure functions over a vocabulary built from the labels; no I/O, no ranking.
@@ -10,8 +11,11 @@ use std::ops::Range;
 use crate::text::name_words;
 
 mod intent;
+mod spelling;
+mod stems;
 
 use intent::section_intents;
+use spelling::SpellingIndex;
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
 const NOT_DRUG_WORDS: &[&str] = &[
@@ -127,6 +131,9 @@ pub struct Understanding {
     /// its everyday phrases: the words of a BM25 query (a drug name stays, it matches the
     /// labels' names).
     pub keywords: String,
+    /// Drug names the question uses that no label of the index carries (curated brands and
+    /// class members without a label, words shaped like drug names), in question order.
+    pub unlabelled_drugs: Vec<String>,
 }
 
 /// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
@@ -167,6 +174,11 @@ pub struct DrugVocabulary {
     combinations: BTreeSet<u32>,
     /// Everyday phrases (as words) and the label wording a question using them also searches.
     lay_terms: Vec<(Vec<String>, String)>,
+    /// Name words, for reading a misspelled drug name.
+    spelling: SpellingIndex,
+    /// Drug names known from curated data (brands, their generics, class members) of which
+    /// the index holds no label.
+    unlabelled: BTreeSet<String>,
 }
 
 impl DrugVocabulary {
@@ -204,11 +216,20 @@ impl DrugVocabulary {
             }
         }
         continuations.retain(|word, _| !standalone.contains(word));
+        let spelling = SpellingIndex::new(labels_by_word.keys());
+        let mut unlabelled = BTreeSet::new();
         for brand in crate::curated::brands() {
-            if let Some(generic) = labels_by_word.get(&brand.generic).cloned() {
-                labels_by_word.entry(brand.brand).or_insert(generic);
+            match labels_by_word.get(&brand.generic).cloned() {
+                Some(generic) => {
+                    labels_by_word.entry(brand.brand).or_insert(generic);
+                }
+                None => unlabelled.extend([brand.brand, brand.generic]),
             }
         }
+        let members = crate::curated::drug_classes()
+            .into_iter()
+            .flat_map(|c| c.members);
+        unlabelled.extend(members.filter(|m| !labels_by_word.contains_key(m)));
         let classes = class_phrases(&labels, &labels_by_word);
         let combinations = labels
             .iter()
@@ -230,6 +251,8 @@ impl DrugVocabulary {
             classes,
             combinations,
             lay_terms,
+            spelling,
+            unlabelled,
         }
     }
 
@@ -245,6 +268,8 @@ impl DrugVocabulary {
         let lower = question.to_lowercase();
         let tokens: Vec<&str> = name_words(&lower).collect();
         let found = self.find_mentions(&tokens);
+        let tokens = spelled_out(&tokens, &found);
+        let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let in_class_phrase = |at: usize| found.iter().any(|f| f.class && f.span.contains(&at));
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
         let subject_open =
@@ -259,6 +284,7 @@ impl DrugVocabulary {
                 keywords.push_str(wording);
             }
         }
+        let unlabelled_drugs = self.unlabelled_in(&tokens, &found);
         let mut drugs: Vec<DrugMention> = Vec::new();
         for Found { mention, .. } in found {
             if !drugs.iter().any(|d| d.labels == mention.labels) {
@@ -271,7 +297,21 @@ impl DrugVocabulary {
             sections: section_intents(&lower),
             topic,
             keywords,
+            unlabelled_drugs,
         }
+    }
+
+    /// Words outside the drug mentions that name a drug without a label, in order, once each.
+    fn unlabelled_in(&self, tokens: &[&str], found: &[Found]) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for (at, word) in tokens.iter().enumerate() {
+            let mentioned = found.iter().any(|f| f.span.contains(&at));
+            let unlabelled = self.unlabelled.contains(*word) || stems::has_drug_stem(word);
+            if !mentioned && unlabelled && !names.iter().any(|n| n == word) {
+                names.push((*word).to_owned());
+            }
+        }
+        names
     }
 
     /// Class phrases (longest first, never overlapping) and drug words, in question order.
@@ -295,11 +335,15 @@ impl DrugVocabulary {
             }
         }
         for (at, word) in tokens.iter().enumerate().filter(|(at, _)| !claimed[*at]) {
-            if let Some(labels) = self.drug_labels(word, tokens.get(at + 1).copied()) {
+            let exact = self.drug_labels(word, tokens.get(at + 1).copied());
+            let named = exact
+                .map(|labels| (*word, labels))
+                .or_else(|| self.misspelled(word));
+            if let Some((name, labels)) = named {
                 found.push(Found {
                     span: at..at + 1,
                     class: false,
-                    mention: self.mention((*word).to_owned(), labels),
+                    mention: self.mention(name.to_owned(), labels),
                 });
             }
         }
@@ -316,6 +360,18 @@ impl DrugVocabulary {
         }
     }
 
+    /// The name a misspelled `word` stands for and its labels; never for a name word itself
+    /// (one that needs its head noun stays unmatched without it) or a drug without a label.
+    fn misspelled(&self, word: &str) -> Option<(&str, &BTreeSet<u32>)> {
+        if self.unlabelled.contains(word) || self.labels_by_word.contains_key(word) {
+            return None;
+        }
+        let name = self.spelling.correct(word)?;
+        self.labels_by_word
+            .get_key_value(name)
+            .map(|(n, l)| (n.as_str(), l))
+    }
+
     /// The labels `word` names, given the question's next word.
     fn drug_labels(&self, word: &str, next: Option<&str>) -> Option<&BTreeSet<u32>> {
         let (name, labels) = self
@@ -327,6 +383,15 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
+}
+
+/// The question's words with each misspelled drug name replaced by the name it stands for.
+fn spelled_out(tokens: &[&str], found: &[Found]) -> Vec<String> {
+    let mut words: Vec<String> = tokens.iter().map(|t| (*t).to_owned()).collect();
+    for f in found.iter().filter(|f| !f.class) {
+        words[f.span.start].clone_from(&f.mention.word);
+    }
+    words
 }
 
 /// The question's words without those in `dropped`, joined by spaces.
@@ -424,107 +489,4 @@ fn singular(word: &str) -> Option<&str> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    pub(super) fn vocabulary() -> DrugVocabulary {
-        let names: Vec<Vec<String>> = vec![
-            vec!["sertraline hydrochloride".into(), "zoloft".into()],
-            vec!["pimozide".into()],
-            vec!["atorvastatin calcium".into(), "lipitor".into()],
-            vec!["carbidopa and levodopa".into()],
-            vec!["lactic acid, l-, and citric acid".into()],
-            vec!["rosuvastatin calcium".into()],
-            vec!["insulin aspart".into()],
-        ];
-        DrugVocabulary::build(names.iter().enumerate().map(|(i, n)| LabelNames {
-            label: i as u32,
-            generic: &n[0],
-            names: n.as_slice(),
-            classes: &[],
-        }))
-    }
-
-    #[test]
-    fn drugs_by_generic_brand_and_component_in_order_of_mention() {
-        let v = vocabulary();
-        let u = v.understand("Does Zoloft interact with pimozide?");
-        let labels: Vec<Vec<u32>> = u
-            .drugs
-            .iter()
-            .map(|d| d.labels.iter().copied().collect())
-            .collect();
-        assert_eq!(labels, [vec![0], vec![1]]);
-        assert_eq!(
-            v.understand("levodopa dosing").drugs[0].labels,
-            BTreeSet::from([3])
-        );
-        assert!(
-            v.understand("calcium and sodium in tablets")
-                .drugs
-                .is_empty(),
-            "salts and forms are not drugs"
-        );
-        assert_eq!(v.understand("Lipitors").drugs.len(), 1);
-    }
-
-    #[test]
-    fn curated_brands_reach_generic_labels_and_classes_their_members() {
-        let v = vocabulary();
-        let labels = |q: &str| -> Vec<BTreeSet<u32>> {
-            v.understand(q)
-                .drugs
-                .into_iter()
-                .map(|d| d.labels)
-                .collect()
-        };
-        assert_eq!(labels("Crestor and muscle pain"), [BTreeSet::from([5])]);
-        assert_eq!(
-            labels("cholesterol medicine and muscle breakdown"),
-            [BTreeSet::from([2, 5])]
-        );
-        assert_eq!(
-            labels("do statins interact with Zoloft?"),
-            [BTreeSet::from([2, 5]), BTreeSet::from([0])]
-        );
-        assert_eq!(labels("SSRIs and bleeding"), [BTreeSet::from([0])]);
-        assert!(
-            labels("beta blockers and asthma").is_empty(),
-            "no member indexed"
-        );
-    }
-
-    #[test]
-    fn a_name_word_only_seen_before_a_head_noun_needs_it() {
-        let v = vocabulary();
-        assert!(v.understand("lactic acidosis risk").drugs.is_empty());
-        assert_eq!(
-            v.understand("lactic acid burns").drugs[0].labels,
-            BTreeSet::from([4])
-        );
-        assert_eq!(v.understand("citric acid").drugs.len(), 1);
-        assert_eq!(
-            v.understand("insulin and hypoglycemia").drugs[0].labels,
-            BTreeSet::from([6]),
-            "only head nouns like 'acid' make a name word an adjective"
-        );
-    }
-
-    #[test]
-    fn a_question_asking_which_drugs_has_no_subject() {
-        let v = vocabulary();
-        assert!(
-            v.understand("drugs contraindicated with pimozide")
-                .subject_open
-        );
-        assert!(
-            v.understand("which drug interacts with pimozide")
-                .subject_open
-        );
-        assert!(!v.understand("drug interactions of pimozide").subject_open);
-        assert!(
-            !v.understand("pimozide and other drugs").subject_open,
-            "named first"
-        );
-    }
-}
+mod tests;

@@ -1,0 +1,177 @@
+//! What ranking knows of one copy of a candidate text (its BM25 and embedding scores, how its
+//! drug and section relate to the question) and the learned weights that turn it into a score
+//! (`ranking-weights.json`, fitted by `scripts/fit-ranking.py`). Pure; no retrieval.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::search::understanding::{Understanding, PERIPHERAL_SECTIONS};
+use crate::store::SegmentInfo;
+
+/// The fitted weights, kept in the repository beside this file.
+const LEARNED: &str = include_str!("ranking-weights.json");
+
+/// A text's retrieval scores, each scaled to the best candidate's (0 when absent).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct TextScores {
+    pub lexical: f32,
+    pub semantic: f32,
+}
+
+/// One copy's features: the text's scores and the copy's relation to the question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct CopyFeatures {
+    pub lexical: f32,
+    pub semantic: f32,
+    /// Similarity of the question to the copy's section description, minus that of the
+    /// section it is most similar to (0 for the best-matching section, below 0 for others).
+    pub section_similarity: f32,
+    /// How much more similar the question is to its best section description than to the
+    /// next one (the same for every copy): a wide margin means the meaning asks for a section.
+    pub section_margin: f32,
+    /// A label of the subject that combines it with other ingredients.
+    pub combination: bool,
+    /// A label of another drug the question names, not of its subject.
+    pub other_drug: bool,
+    /// A label of no drug the question names (the question has a subject).
+    pub unnamed_drug: bool,
+    /// Outside the sections the wording asks for (when it asks for any).
+    pub off_section: bool,
+    /// Position among the asked-for sections (0 when first or none asked).
+    pub section_rank: f32,
+    /// A package label, patient leaflet or other peripheral section nobody asked for.
+    pub peripheral: bool,
+    /// Text addressed to the patient inside a professional section.
+    pub patient_voice: bool,
+}
+
+/// Score = (lexical + semantic weight × semantic) × exp(Σ weight × feature + the prior of the
+/// copy's section).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Weights {
+    pub semantic: f32,
+    /// Margin from which the best-matching section counts as asked for by meaning, and the
+    /// weight of a copy in that section.
+    pub meaning_margin: f32,
+    pub meaning_asked: f32,
+    pub section_similarity: f32,
+    pub combination: f32,
+    pub other_drug: f32,
+    pub unnamed_drug: f32,
+    pub off_section: f32,
+    pub section_rank: f32,
+    pub peripheral: f32,
+    pub patient_voice: f32,
+    /// Learned log-prior per section key (0 for a section not listed).
+    #[serde(default)]
+    pub section_prior: BTreeMap<String, f32>,
+}
+
+impl Weights {
+    /// The weights fitted on the dev questions' fit part.
+    pub fn learned() -> &'static Weights {
+        static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
+            serde_json::from_str(LEARNED).expect("ranking-weights.json is valid (unit-tested)")
+        });
+        &WEIGHTS
+    }
+
+    pub fn score(&self, f: &CopyFeatures, section_key: &str) -> f32 {
+        let flag = |on: bool, weight: f32| if on { weight } else { 0.0 };
+        let meant = f.section_similarity >= 0.0 && f.section_margin >= self.meaning_margin;
+        let exponent = self.section_similarity * f.section_similarity
+            + flag(meant, self.meaning_asked)
+            + flag(f.combination, self.combination)
+            + flag(f.other_drug, self.other_drug)
+            + flag(f.unnamed_drug, self.unnamed_drug)
+            + flag(f.off_section, self.off_section)
+            + self.section_rank * f.section_rank
+            + flag(f.peripheral, self.peripheral)
+            + flag(f.patient_voice, self.patient_voice)
+            + self.section_prior.get(section_key).copied().unwrap_or(0.0);
+        (f.lexical + self.semantic * f.semantic) * exponent.exp()
+    }
+}
+
+impl CopyFeatures {
+    /// The features of the copy `info` of a text scored `scores`, given the question's
+    /// (section similarity, margin) of the copy's section as defined on the fields.
+    pub fn of(
+        scores: TextScores,
+        info: &SegmentInfo,
+        understanding: &Understanding,
+        (section_similarity, section_margin): (f32, f32),
+    ) -> Self {
+        let section = info.section_key.as_ref();
+        let asked = understanding.sections.iter().position(|s| *s == section);
+        let is_peripheral = PERIPHERAL_SECTIONS.contains(&section);
+        let drug = drug_relation(info, understanding);
+        Self {
+            lexical: scores.lexical,
+            semantic: scores.semantic,
+            section_similarity,
+            section_margin,
+            combination: drug == DrugRelation::Combination,
+            other_drug: drug == DrugRelation::Other,
+            unnamed_drug: drug == DrugRelation::Unnamed,
+            off_section: asked.is_none() && !understanding.sections.is_empty(),
+            section_rank: asked.unwrap_or(0).min(5) as f32,
+            peripheral: is_peripheral && asked.is_none(),
+            patient_voice: info.addresses_patient && !is_peripheral,
+        }
+    }
+}
+
+#[derive(PartialEq)]
+enum DrugRelation {
+    Subject,
+    Combination,
+    Other,
+    Unnamed,
+}
+
+fn drug_relation(info: &SegmentInfo, understanding: &Understanding) -> DrugRelation {
+    if understanding.drugs.is_empty() || understanding.subject_open {
+        return DrugRelation::Subject;
+    }
+    match understanding
+        .drugs
+        .iter()
+        .position(|d| d.labels.contains(&info.label))
+    {
+        Some(0) if understanding.drugs[0].combinations.contains(&info.label) => {
+            DrugRelation::Combination
+        }
+        Some(0) => DrugRelation::Subject,
+        Some(_) => DrugRelation::Other,
+        None => DrugRelation::Unnamed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_learned_weights_parse_and_penalties_lower_the_score() {
+        let weights = Weights::learned();
+        let base = CopyFeatures {
+            lexical: 1.0,
+            semantic: 1.0,
+            ..CopyFeatures::default()
+        };
+        let elsewhere = CopyFeatures {
+            off_section: true,
+            unnamed_drug: true,
+            ..base
+        };
+        assert!(weights.score(&elsewhere, "x") < weights.score(&base, "x"));
+        let better_text = CopyFeatures {
+            lexical: 2.0,
+            ..base
+        };
+        assert!(weights.score(&better_text, "x") > weights.score(&base, "x"));
+    }
+}

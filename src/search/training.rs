@@ -1,0 +1,97 @@
+//! Training rows for the ranking weights: for an eval question, every candidate text the
+//! searcher retrieves, with the features and relevance of each of its copies, exactly as
+//! `rank` would score them. `scripts/fit-ranking.py` fits `ranking-weights.json` on them.
+//! Reads the index; never changes the ranking.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::{Retrieved, Searcher, CANDIDATES};
+use crate::domain::Question;
+use crate::engine::EngineError;
+use crate::eval::{EvalQuestion, Judged};
+use crate::label::section_name;
+use crate::search::collapse::searchable;
+use crate::search::features::CopyFeatures;
+use crate::search::ranking::{fused_texts, FusedText};
+use crate::store::SegmentInfo;
+
+/// One candidate text: its copies, distinct by (features, relevance) — copies alike in both
+/// score alike, so one stands for all.
+#[derive(Serialize)]
+pub struct TrainingText {
+    pub copies: Vec<TrainingCopy>,
+}
+
+#[derive(Serialize)]
+pub struct TrainingCopy {
+    pub relevant: bool,
+    pub section: String,
+    pub features: CopyFeatures,
+}
+
+impl Searcher {
+    /// The candidate texts of `question` (the text of `judged`) with their copies' features and
+    /// relevance under `judged`'s rules (empty when the question has nothing to search).
+    pub fn training_texts(
+        &self,
+        question: &Question,
+        judged: &EvalQuestion,
+    ) -> Result<Vec<TrainingText>, EngineError> {
+        let Some(found) = self.retrieve(question, CANDIDATES)? else {
+            return Ok(Vec::new());
+        };
+        self.with_candidates(&found, |candidates| {
+            fused_texts(candidates)
+                .iter()
+                .map(|text| training_text(&found, judged, text, candidates.section_similarity))
+                .collect()
+        })
+    }
+}
+
+fn training_text(
+    found: &Retrieved,
+    judged: &EvalQuestion,
+    text: &FusedText,
+    section_similarity: &dyn Fn(&str) -> (f32, f32),
+) -> Result<TrainingText, EngineError> {
+    let live = &found.live;
+    let copies: Vec<&SegmentInfo> = live
+        .copies
+        .of(text.text)
+        .iter()
+        .filter_map(|fp| live.catalog.get(fp))
+        .filter(|info| searchable(info))
+        .collect();
+    let Some(first) = copies.first() else {
+        return Ok(TrainingText { copies: Vec::new() });
+    };
+    let body = live.snapshot.segment(first.address)?.text;
+    let mut seen = BTreeSet::new();
+    let mut rows = Vec::new();
+    for info in copies {
+        let label = &live.snapshot.labels()[info.label as usize];
+        let relevant = judged.is_relevant(&Judged {
+            drug: &label.drug.name,
+            section: &section_name(&info.section_key),
+            text: &body,
+        });
+        let similarity = section_similarity(&info.section_key);
+        let features = CopyFeatures::of(text.scores, info, &found.understanding, similarity);
+        let key = (
+            relevant,
+            format!("{features:?}"),
+            info.section_key.to_string(),
+        );
+        if seen.insert(key) {
+            rows.push(TrainingCopy {
+                relevant,
+                section: info.section_key.to_string(),
+                features,
+            });
+        }
+    }
+    Ok(TrainingText { copies: rows })
+}

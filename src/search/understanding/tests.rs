@@ -1,0 +1,121 @@
+//! Unit tests of the question understanding, over a small vocabulary also used by `intent.rs`.
+use super::*;
+
+pub(super) fn vocabulary() -> DrugVocabulary {
+    let names: Vec<Vec<String>> = vec![
+        vec!["sertraline hydrochloride".into(), "zoloft".into()],
+        vec!["pimozide".into()],
+        vec!["atorvastatin calcium".into(), "lipitor".into()],
+        vec!["carbidopa and levodopa".into()],
+        vec!["lactic acid, l-, and citric acid".into()],
+        vec!["rosuvastatin calcium".into()],
+        vec!["insulin aspart".into()],
+    ];
+    DrugVocabulary::build(names.iter().enumerate().map(|(i, n)| LabelNames {
+        label: i as u32,
+        generic: &n[0],
+        names: n.as_slice(),
+        classes: &[],
+    }))
+}
+
+#[test]
+fn drugs_by_generic_brand_and_component_in_order_of_mention() {
+    let v = vocabulary();
+    let u = v.understand("Does Zoloft interact with pimozide?");
+    let labels: Vec<Vec<u32>> = u
+        .drugs
+        .iter()
+        .map(|d| d.labels.iter().copied().collect())
+        .collect();
+    assert_eq!(labels, [vec![0], vec![1]]);
+    assert_eq!(
+        v.understand("levodopa dosing").drugs[0].labels,
+        BTreeSet::from([3])
+    );
+    assert!(
+        v.understand("calcium and sodium in tablets")
+            .drugs
+            .is_empty(),
+        "salts and forms are not drugs"
+    );
+    assert_eq!(v.understand("Lipitors").drugs.len(), 1);
+}
+
+#[test]
+fn curated_brands_reach_generic_labels_and_classes_their_members() {
+    let v = vocabulary();
+    let labels = |q: &str| -> Vec<BTreeSet<u32>> {
+        v.understand(q)
+            .drugs
+            .into_iter()
+            .map(|d| d.labels)
+            .collect()
+    };
+    assert_eq!(labels("Crestor and muscle pain"), [BTreeSet::from([5])]);
+    assert_eq!(
+        labels("cholesterol medicine and muscle breakdown"),
+        [BTreeSet::from([2, 5])]
+    );
+    assert_eq!(
+        labels("do statins interact with Zoloft?"),
+        [BTreeSet::from([2, 5]), BTreeSet::from([0])]
+    );
+    assert_eq!(labels("SSRIs and bleeding"), [BTreeSet::from([0])]);
+    assert!(
+        labels("beta blockers and asthma").is_empty(),
+        "no member indexed"
+    );
+}
+
+#[test]
+fn a_name_word_only_seen_before_a_head_noun_needs_it() {
+    let v = vocabulary();
+    assert!(v.understand("lactic acidosis risk").drugs.is_empty());
+    assert_eq!(
+        v.understand("lactic acid burns").drugs[0].labels,
+        BTreeSet::from([4])
+    );
+    assert_eq!(v.understand("citric acid").drugs.len(), 1);
+    assert_eq!(
+        v.understand("insulin and hypoglycemia").drugs[0].labels,
+        BTreeSet::from([6]),
+        "only head nouns like 'acid' make a name word an adjective"
+    );
+}
+
+#[test]
+fn a_misspelled_name_finds_its_labels_and_searches_as_spelled_right() {
+    let v = vocabulary();
+    let u = v.understand("setraline and pimozide");
+    assert_eq!(u.drugs[0].labels, BTreeSet::from([0]));
+    assert!(u.keywords.starts_with("sertraline "), "{}", u.keywords);
+    assert!(u.unlabelled_drugs.is_empty());
+}
+
+#[test]
+fn drugs_without_a_label_are_named_in_question_order() {
+    let v = vocabulary();
+    let u = v.understand("Coumadin, lisinopril and sertraline bleeding");
+    assert_eq!(u.unlabelled_drugs, ["coumadin", "lisinopril"]);
+    assert_eq!(u.drugs.len(), 1, "sertraline is indexed");
+    assert!(v.understand("muscle pain").unlabelled_drugs.is_empty());
+}
+
+#[test]
+fn a_question_asking_which_drugs_has_no_subject() {
+    let v = vocabulary();
+    assert!(
+        v.understand("drugs contraindicated with pimozide")
+            .subject_open
+    );
+    assert!(
+        v.understand("which drug interacts with pimozide")
+            .subject_open
+    );
+    assert!(!v.understand("drug interactions of pimozide").subject_open);
+    assert!(
+        !v.understand("pimozide and other drugs").subject_open,
+        "named first"
+    );
+}

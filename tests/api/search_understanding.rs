@@ -1,0 +1,79 @@
+//! POST /v1/search reads questions as people type them: a drug without a label is named in
+//! `metadata.unmatched_drugs`, a misspelled drug still finds its label, and a question worded
+//! with "avoid" or "not be used" reaches Contraindications without a cue word for it.
+
+use crate::helpers::{results, spawn_app};
+
+fn top(reply: &crate::helpers::Reply, n: usize) -> Vec<(String, String)> {
+    results(reply)
+        .iter()
+        .take(n)
+        .map(|r| {
+            let drug = r["drug"]["name"].as_str().unwrap_or_default().to_owned();
+            (drug, r["section"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_drug_without_a_label_is_named_in_unmatched_drugs() {
+    let app = spawn_app().await;
+    let reply = app.search("warfarin and sertraline bleeding risk", 5).await;
+    assert_eq!(
+        reply.body["data"]["metadata"]["unmatched_drugs"],
+        serde_json::json!(["warfarin"]),
+        "warfarin has no label in the subset; sertraline has"
+    );
+    assert!(!results(&reply).is_empty(), "still answers from sertraline");
+    let reply = app.search("Zoloft with lisinopril", 5).await;
+    assert_eq!(
+        reply.body["data"]["metadata"]["unmatched_drugs"],
+        serde_json::json!(["lisinopril"]),
+        "a name with a drug stem"
+    );
+    let reply = app.search("sertraline nausea", 5).await;
+    assert_eq!(
+        reply.body["data"]["metadata"]["unmatched_drugs"],
+        serde_json::json!([])
+    );
+}
+
+#[tokio::test]
+async fn a_misspelled_drug_still_finds_its_label() {
+    let app = spawn_app().await;
+    for question in ["temozolamide nausea", "setraline and nausea"] {
+        let reply = app.search(question, 3).await;
+        let wanted = if question.starts_with("temo") {
+            "temozolomide"
+        } else {
+            "sertraline hydrochloride"
+        };
+        assert!(
+            top(&reply, 3).iter().all(|(drug, _)| drug == wanted),
+            "{question}: {:?}",
+            top(&reply, 3)
+        );
+        assert_eq!(
+            reply.body["data"]["metadata"]["unmatched_drugs"],
+            serde_json::json!([])
+        );
+    }
+}
+
+#[tokio::test]
+async fn avoid_and_not_be_used_reach_contraindications() {
+    let app = spawn_app().await;
+    for question in [
+        "When should esmolol not be used?",
+        "who must avoid temozolomide",
+    ] {
+        let reply = app.search(question, 3).await;
+        let found = top(&reply, 3);
+        assert!(
+            found
+                .iter()
+                .any(|(_, section)| section == "Contraindications"),
+            "{question}: {found:?}"
+        );
+    }
+}
