@@ -17,10 +17,11 @@ use clap::{Parser, Subcommand};
 use drugcite::conditions::learn::{self, read_annotations, Half};
 use drugcite::conditions::{self, VocabularyTerm};
 use drugcite::embed::Embedder;
-use drugcite::engine::GraphBackend;
+use drugcite::engine::{Engine, GraphBackend};
 use drugcite::eval::{parse_question, score, Judged, Summary};
 use drugcite::graph::GraphData;
 use drugcite::http::{ConnectionBounds, RateLimitConfig};
+use drugcite::mcp;
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
 use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
 use drugcite::startup::{ServeConfig, Server};
@@ -114,6 +115,14 @@ enum Command {
         graph_backend: GraphBackendArg,
         #[command(flatten)]
         neo4j: Neo4jArgs,
+    },
+    /// Speak MCP (the Model Context Protocol) over stdin/stdout for a local agent: the tools
+    /// search_labels, verify_citation, check_quote, ask_graph and label_history over the live
+    /// index of --data-dir (which it follows as new generations are published).
+    Mcp {
+        /// Run without the embedding model: BM25-only ranking.
+        #[arg(long)]
+        lexical_only: bool,
     },
     /// Score a running server on a question file (the dev-questions.jsonl format).
     Eval {
@@ -363,6 +372,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             accounts_cli::accounts(&data_dir, cli.database_url, command)
         }
         Command::Check => check(&data_dir),
+        Command::Mcp { lexical_only } => {
+            let engine = Engine::open(data_dir, load_embedder(&cli.model_dir, lexical_only)?)?;
+            tokio::runtime::Runtime::new()?.block_on(mcp::serve_stdio(Arc::new(engine)))
+        }
         Command::Eval {
             url,
             key,
