@@ -21,8 +21,8 @@ use drugcite::engine::{Engine, GraphBackend};
 use drugcite::eval::{parse_question, score, Judged, Summary};
 use drugcite::graph::GraphData;
 use drugcite::http::{ConnectionBounds, RateLimitConfig};
-use drugcite::mcp;
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
+use drugcite::mcp;
 use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
 use drugcite::startup::{ServeConfig, Server};
 use drugcite::store::{DataDir, Snapshot};
@@ -283,7 +283,7 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-                "info,tantivy=warn,tower_http=warn,neo4rs=warn,sqlx=warn".into()
+                "info,tantivy=warn,tower_http=warn,neo4rs=warn,sqlx=warn,rmcp=warn".into()
             }),
         )
         .with_ansi(std::io::stderr().is_terminal())

@@ -66,7 +66,11 @@ impl<G: ToolGate> McpServer<G> {
         Self { engine, gate }
     }
 
-    async fn run(&self, tool: Tool, arguments: Option<JsonObject>) -> Result<CallToolResult, ErrorData> {
+    async fn run(
+        &self,
+        tool: Tool,
+        arguments: Option<JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
         let engine = Arc::clone(&self.engine);
         let args = Arguments::new(arguments);
         let outcome = tokio::task::spawn_blocking(move || tool.run(&engine, &args))
@@ -117,7 +121,10 @@ impl<G: ToolGate> ServerHandler for McpServer<G> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(tool) = Tool::named(&request.name) else {
-            return Err(ErrorData::invalid_params(format!("unknown tool {}", request.name), None));
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool {}", request.name),
+                None,
+            ));
         };
         let pass = match self.gate.admit(tool.scope(), &context).await {
             Ok(pass) => pass,

@@ -91,7 +91,9 @@ impl Tool {
                 "section": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A section name (\"Drug Interactions\") or openFDA key"},
                 "route": {"type": "string", "minLength": 1, "maxLength": 200, "description": "An administration route such as ORAL"}
             }, "required": ["question"]}),
-            Tool::VerifyCitation => json!({"type": "object", "properties": {"fingerprint": fingerprint}, "required": ["fingerprint"]}),
+            Tool::VerifyCitation => {
+                json!({"type": "object", "properties": {"fingerprint": fingerprint}, "required": ["fingerprint"]})
+            }
             Tool::CheckQuote => json!({"type": "object", "properties": {
                 "quote": {"type": "string", "minLength": 1, "maxLength": 2000, "description": "One quoted passage"},
                 "fingerprint": fingerprint,
@@ -127,8 +129,10 @@ impl Tool {
             Tool::AskGraph => serde_json::to_value(graph(engine, args)?),
             Tool::LabelHistory => {
                 let set_id = SetId::parse(&args.text("set_id")?.unwrap_or_default())?;
-                let history = label_history(&engine.index.current().snapshot, &set_id)
-                    .ok_or_else(|| ToolError::Input("no label with this set id was ever ingested".into()))?;
+                let history =
+                    label_history(&engine.index.current().snapshot, &set_id).ok_or_else(|| {
+                        ToolError::Input("no label with this set id was ever ingested".into())
+                    })?;
                 serde_json::to_value(history)
             }
         };
@@ -139,8 +143,11 @@ impl Tool {
 fn search(engine: &Engine, args: &Arguments) -> Result<SearchView, ToolError> {
     let question = Question::parse(args.text("question")?)?;
     let top_k = TopK::parse(args.integer("top_k")?)?;
-    let filters =
-        SearchFilters::parse(args.text("drug")?, args.text("section")?, args.text("route")?)?;
+    let filters = SearchFilters::parse(
+        args.text("drug")?,
+        args.text("section")?,
+        args.text("route")?,
+    )?;
     let hits = engine.searcher.search(&question, top_k, &filters)?;
     Ok(SearchView {
         query: question.as_str().to_owned(),
@@ -156,12 +163,16 @@ fn verify(engine: &Engine, args: &Arguments) -> Result<VerifyView, ToolError> {
     let fingerprint = Fingerprint::parse(&raw)?;
     Ok(match engine.verifier.verify(fingerprint)? {
         Verification::Verified(segment) => VerifyView::verified(&segment),
-        Verification::Mismatch { distance } => VerifyView::not_verified(raw, format!(
-            "not verified: the nearest indexed fingerprint differs in {distance} of 128 bits"
-        )),
-        Verification::NotFound => {
-            VerifyView::not_verified(raw, "not verified: the fingerprint is not in the verify index".into())
-        }
+        Verification::Mismatch { distance } => VerifyView::not_verified(
+            raw,
+            format!(
+                "not verified: the nearest indexed fingerprint differs in {distance} of 128 bits"
+            ),
+        ),
+        Verification::NotFound => VerifyView::not_verified(
+            raw,
+            "not verified: the fingerprint is not in the verify index".into(),
+        ),
     })
 }
 

@@ -9,7 +9,9 @@ use crate::helpers::spawn_app;
 /// Runs `program example` with the server's URL and key; returns its standard output.
 async fn run_example(program: &str, example: &str) -> String {
     let app = spawn_app().await;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(example);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(example);
     let (program, base, key) = (program.to_owned(), app.base.clone(), app.key.clone());
     let output = tokio::task::spawn_blocking(move || {
         Command::new(program)
@@ -34,10 +36,16 @@ async fn run_example(program: &str, example: &str) -> String {
 async fn the_curl_example_searches_verifies_and_checks_quotes() {
     let out = run_example("bash", "curl.sh").await;
     assert!(out.contains("verify: exact text of the segment"), "{out}");
-    let checks: Vec<&str> = out.lines().filter(|l| l.starts_with("quote check:")).collect();
+    let checks: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("quote check:"))
+        .collect();
     assert_eq!(checks.len(), 3, "{out}");
     assert!(checks[0].starts_with("quote check: exact"), "{out}");
-    assert!(checks[1].starts_with("quote check: normalised [\"case\"]"), "{out}");
+    assert!(
+        checks[1].starts_with("quote check: normalised [\"case\"]"),
+        "{out}"
+    );
     assert!(checks[2].starts_with("quote check: near_miss"), "{out}");
 }
 
@@ -52,8 +60,16 @@ async fn the_python_example_checks_an_answer_and_shows_the_diff() {
 #[tokio::test]
 async fn the_scripted_agent_repairs_its_misquote_before_answering() {
     let out = run_example("python3", "agent.py").await;
-    assert!(out.contains("tools: ask_graph, check_quote, label_history, search_labels, verify_citation"), "{out}");
+    assert!(
+        out.contains(
+            "tools: ask_graph, check_quote, label_history, search_labels, verify_citation"
+        ),
+        "{out}"
+    );
     assert!(out.contains("draft check: ['exact', 'near_miss']"), "{out}");
     assert!(out.contains("repaired check: ['exact', 'exact']"), "{out}");
-    assert!(out.contains("source: https://dailymed.nlm.nih.gov/"), "{out}");
+    assert!(
+        out.contains("source: https://dailymed.nlm.nih.gov/"),
+        "{out}"
+    );
 }

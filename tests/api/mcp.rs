@@ -28,10 +28,7 @@ async fn stdio_client() -> Client {
 }
 
 async fn http_client(base: &str, key: &str) -> Client {
-    let headers = HashMap::from([(
-        "x-api-key".parse().unwrap(),
-        key.parse().unwrap(),
-    )]);
+    let headers = HashMap::from([("x-api-key".parse().unwrap(), key.parse().unwrap())]);
     let config = StreamableHttpClientTransportConfig::with_uri(format!("{base}/mcp"))
         .custom_headers(headers);
     let transport = StreamableHttpClientTransport::from_config(config);
@@ -50,10 +47,14 @@ async fn call(client: &Client, tool: &'static str, arguments: Value) -> CallTool
 
 fn structured(result: &CallToolResult) -> &Value {
     assert_ne!(result.is_error, Some(true), "{result:?}");
-    result.structured_content.as_ref().expect("structured content")
+    result
+        .structured_content
+        .as_ref()
+        .expect("structured content")
 }
 
-/// Lists the tools and calls each one; returns the fingerprint search gave.
+/// Lists the tools and calls each one: search, verify what it found, check a quote of it, its
+/// label's history, a graph answer whose evidence verifies, and a bad argument.
 async fn every_tool_answers_with_citations(client: &Client) {
     let mut names: Vec<String> = client
         .list_all_tools()
@@ -66,15 +67,37 @@ async fn every_tool_answers_with_citations(client: &Client) {
         })
         .collect();
     names.sort();
-    assert_eq!(names, ["ask_graph", "check_quote", "label_history", "search_labels", "verify_citation"]);
+    assert_eq!(
+        names,
+        [
+            "ask_graph",
+            "check_quote",
+            "label_history",
+            "search_labels",
+            "verify_citation"
+        ]
+    );
 
-    let search = call(client, "search_labels", json!({"question": "dizziness", "top_k": 3})).await;
+    let search = call(
+        client,
+        "search_labels",
+        json!({"question": "dizziness", "top_k": 3}),
+    )
+    .await;
     let first = &structured(&search)["results"][0];
     let fingerprint = first["fingerprint"].as_str().unwrap();
     let text = first["text"].as_str().unwrap();
-    assert!(first["source"]["url"].as_str().unwrap().starts_with("https://dailymed.nlm.nih.gov/"));
+    assert!(first["source"]["url"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://dailymed.nlm.nih.gov/"));
 
-    let verified = call(client, "verify_citation", json!({"fingerprint": fingerprint})).await;
+    let verified = call(
+        client,
+        "verify_citation",
+        json!({"fingerprint": fingerprint}),
+    )
+    .await;
     assert_eq!(structured(&verified)["verified"], true);
     assert_eq!(structured(&verified)["text"], text);
 
@@ -86,10 +109,20 @@ async fn every_tool_answers_with_citations(client: &Client) {
     let set_id = first["set_id"].as_str().unwrap();
     let history = call(client, "label_history", json!({"set_id": set_id})).await;
     assert_eq!(structured(&history)["set_id"], set_id);
-    assert!(!structured(&history)["versions"].as_array().unwrap().is_empty());
+    assert!(!structured(&history)["versions"]
+        .as_array()
+        .unwrap()
+        .is_empty());
 
-    let graph = call(client, "ask_graph", json!({"question": "What are the contraindications of warfarin?"})).await;
-    for relationship in structured(&graph)["relationships"].as_array().unwrap() {
+    let graph = call(
+        client,
+        "ask_graph",
+        json!({"question": "What are the contraindications of esmolol?"}),
+    )
+    .await;
+    let relationships = structured(&graph)["relationships"].as_array().unwrap();
+    assert!(!relationships.is_empty(), "{graph:?}");
+    for relationship in relationships {
         for evidence in relationship["evidence"].as_array().unwrap() {
             let fp = evidence["fingerprint"].as_str().unwrap();
             let again = call(client, "verify_citation", json!({"fingerprint": fp})).await;
@@ -117,10 +150,16 @@ async fn mcp_over_http_needs_a_key_and_the_tools_scope() {
 
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
-    let keyless = app.client.post(format!("{}/mcp", app.base)).json(&initialize)
+    let keyless = app
+        .client
+        .post(format!("{}/mcp", app.base))
+        .json(&initialize)
         .header("accept", "application/json, text/event-stream");
     assert_error(&reply(keyless).await, 401);
-    let forged = app.client.post(format!("{}/mcp", app.base)).json(&initialize)
+    let forged = app
+        .client
+        .post(format!("{}/mcp", app.base))
+        .json(&initialize)
         .header("accept", "application/json, text/event-stream")
         .header("x-api-key", "dc_not_a_key");
     assert_error(&reply(forged).await, 401);

@@ -47,31 +47,53 @@ async fn a_quoted_passage_is_exact_with_offsets_and_variants_say_how_they_differ
     let (text, fingerprint) = ascii_segments(&app, "dizziness").await.remove(0);
     let quote = passage(&text);
 
-    let exact = app.check_quote(json!({"quote": quote, "fingerprint": fingerprint}), None).await;
+    let exact = app
+        .check_quote(json!({"quote": quote, "fingerprint": fingerprint}), None)
+        .await;
     let exact = check(&exact);
     assert_eq!(exact["match"], "exact");
-    let (start, end) = (exact["passage"]["byte_start"].as_u64().unwrap() as usize, exact["passage"]["byte_end"].as_u64().unwrap() as usize);
+    let (start, end) = (
+        exact["passage"]["byte_start"].as_u64().unwrap() as usize,
+        exact["passage"]["byte_end"].as_u64().unwrap() as usize,
+    );
     assert_eq!(&text[start..end], quote);
     assert_eq!(exact["segment"]["fingerprint"], fingerprint.as_str());
-    assert!(exact["segment"]["source"]["url"].as_str().unwrap().starts_with("https://dailymed.nlm.nih.gov/"));
+    assert!(exact["segment"]["source"]["url"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://dailymed.nlm.nih.gov/"));
 
     let shouted = quote.to_uppercase().replace(' ', " \n ");
-    let normalised = app.check_quote(json!({"quote": shouted, "fingerprint": fingerprint}), None).await;
+    let normalised = app
+        .check_quote(json!({"quote": shouted, "fingerprint": fingerprint}), None)
+        .await;
     let normalised = check(&normalised);
     assert_eq!(normalised["match"], "normalised", "{normalised}");
     assert_eq!(normalised["normalisations"], json!(["whitespace", "case"]));
     assert_eq!(normalised["passage"]["text"], quote);
 
     let altered = format!("{}zq{}", &quote[..20], &quote[22..]);
-    let near = app.check_quote(json!({"quote": altered, "fingerprint": fingerprint}), None).await;
+    let near = app
+        .check_quote(json!({"quote": altered, "fingerprint": fingerprint}), None)
+        .await;
     let near = check(&near);
     assert_eq!(near["match"], "near_miss", "{near}");
     assert!(text.contains(near["passage"]["text"].as_str().unwrap()));
     let diff = near["diff"].as_array().unwrap();
-    let side = |op: &str| -> String { diff.iter().filter(|p| p["op"] != op).map(|p| p["text"].as_str().unwrap()).collect() };
+    let side = |op: &str| -> String {
+        diff.iter()
+            .filter(|p| p["op"] != op)
+            .map(|p| p["text"].as_str().unwrap())
+            .collect()
+    };
     assert_eq!(side("label_only"), altered);
-    assert_eq!(side("quote_only"), near["passage"]["text"].as_str().unwrap());
-    assert!(diff.iter().any(|p| p["op"] == "quote_only" && p["text"].as_str().unwrap().contains("zq")));
+    assert_eq!(
+        side("quote_only"),
+        near["passage"]["text"].as_str().unwrap()
+    );
+    assert!(diff
+        .iter()
+        .any(|p| p["op"] == "quote_only" && p["text"].as_str().unwrap().contains("zq")));
 }
 
 #[tokio::test]
@@ -84,11 +106,18 @@ async fn an_uncited_quote_is_found_by_search_and_its_segment_verifies() {
     assert_eq!(found["match"], "exact", "{found}");
     let segment_text = found["segment"]["text"].as_str().unwrap();
     assert!(segment_text.contains(quote));
-    let verified = app.verify(found["segment"]["fingerprint"].as_str().unwrap(), None).await;
+    let verified = app
+        .verify(found["segment"]["fingerprint"].as_str().unwrap(), None)
+        .await;
     assert_eq!(verified.body["data"]["verified"], true);
     assert_eq!(verified.body["data"]["text"], segment_text);
 
-    let nothing = app.check_quote(json!({"quote": "Purple elephants recite sonnets at midnight."}), None).await;
+    let nothing = app
+        .check_quote(
+            json!({"quote": "Purple elephants recite sonnets at midnight."}),
+            None,
+        )
+        .await;
     assert_eq!(check(&nothing)["match"], "not_found");
     assert!(check(&nothing)["segment"].is_null());
 }
@@ -97,11 +126,33 @@ async fn an_uncited_quote_is_found_by_search_and_its_segment_verifies() {
 async fn a_cited_fingerprint_that_does_not_verify_is_said_so() {
     let app = spawn_app().await;
     let (text, fingerprint) = ascii_segments(&app, "dizziness").await.remove(0);
-    let flipped: String = fingerprint.chars().enumerate().map(|(i, c)| if i == 0 { if c == '0' { '1' } else { '0' } } else { c }).collect();
-    let reply = app.check_quote(json!({"quote": passage(&text), "fingerprint": flipped}), None).await;
+    let flipped: String = fingerprint
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if i == 0 {
+                if c == '0' {
+                    '1'
+                } else {
+                    '0'
+                }
+            } else {
+                c
+            }
+        })
+        .collect();
+    let reply = app
+        .check_quote(
+            json!({"quote": passage(&text), "fingerprint": flipped}),
+            None,
+        )
+        .await;
     let check = check(&reply);
     assert_eq!(check["match"], "citation_not_verified");
-    assert!(check["message"].as_str().unwrap().contains("1 of 128 bits"), "{check}");
+    assert!(
+        check["message"].as_str().unwrap().contains("1 of 128 bits"),
+        "{check}"
+    );
 }
 
 #[tokio::test]
@@ -117,11 +168,22 @@ async fn an_answer_is_checked_quote_by_quote() {
         passage(second).to_lowercase(),
         "Purple elephants recite sonnets at midnight."
     );
-    let reply = app.check_quote(json!({"answer": answer}), Some(&app.key)).await;
+    let reply = app
+        .check_quote(json!({"answer": answer}), Some(&app.key))
+        .await;
     assert_eq!(reply.status, 200, "body: {}", reply.body);
     let data = &reply.body["data"];
-    let kinds: Vec<&str> = data["quotes"].as_array().unwrap().iter().map(|q| q["match"].as_str().unwrap()).collect();
-    let lowered_kind = if passage(second) == passage(second).to_lowercase() { "exact" } else { "normalised" };
+    let kinds: Vec<&str> = data["quotes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["match"].as_str().unwrap())
+        .collect();
+    let lowered_kind = if passage(second) == passage(second).to_lowercase() {
+        "exact"
+    } else {
+        "normalised"
+    };
     assert_eq!(kinds, ["exact", lowered_kind, "not_found"]);
     assert_eq!(data["quotes"][0]["cited_fingerprint"], fp1.as_str());
     assert_eq!(data["summary"]["count"], 3);
@@ -145,6 +207,17 @@ async fn bad_quote_requests_are_envelopes() {
         assert_error(&app.check_quote(body, None).await, 400);
     }
     let search_only = create_key(&app.data_dir, &[Scope::Search]);
-    assert_error(&app.check_quote(json!({"quote": "a"}), Some(&search_only)).await, 403);
-    assert_error(&app.check_quote(json!({"quote": "a"}), Some("dc_0000000000000000000000000000")).await, 401);
+    assert_error(
+        &app.check_quote(json!({"quote": "a"}), Some(&search_only))
+            .await,
+        403,
+    );
+    assert_error(
+        &app.check_quote(
+            json!({"quote": "a"}),
+            Some("dc_0000000000000000000000000000"),
+        )
+        .await,
+        401,
+    );
 }

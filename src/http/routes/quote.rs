@@ -17,8 +17,12 @@ use crate::verify::quote::{check_quotes, CheckRequest, QuoteReport};
 #[derive(utoipa::ToSchema)]
 pub struct QuoteRequest {
     /// One quoted passage (1–2000 characters, not only whitespace).
-    #[schema(min_length = 1, max_length = 2000, pattern = r"\S",
-        example = "Avoid alcoholic beverages.")]
+    #[schema(
+        min_length = 1,
+        max_length = 2000,
+        pattern = r"\S",
+        example = "Avoid alcoholic beverages."
+    )]
     quote: Option<String>,
     /// The fingerprint cited for `quote` (128 characters of 0/1): the quote is checked against
     /// that segment only. Without it, against the segments search finds for the quote.
@@ -27,12 +31,20 @@ pub struct QuoteRequest {
     /// A whole answer (at most 20000 characters): every passage in "double" or “curly”
     /// quotes is checked (1–20, each at most 2000 characters), each optionally followed by its
     /// citation `[fp:<128 binary digits>]`.
-    #[schema(min_length = 1, max_length = 20000,
-        example = "The label says \"Avoid alcoholic beverages.\" [fp:0101…]")]
+    #[schema(
+        min_length = 1,
+        max_length = 20000,
+        example = "The label says \"Avoid alcoholic beverages.\" [fp:0101…]"
+    )]
     answer: Option<String>,
     /// Only labels of this drug (generic, brand or substance name) for quotes without a
     /// citation.
-    #[schema(min_length = 1, max_length = 200, pattern = r"\S", example = "sertraline")]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"\S",
+        example = "sertraline"
+    )]
     drug: Option<String>,
 }
 

@@ -20,10 +20,8 @@ pub struct QuotedPassage {
 /// A quote: straight or curly double quotes around at least one character that is not a
 /// quote mark, then optionally (after spaces) a bracketed citation.
 static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"(?:"([^"“”]+)"|“([^"“”]+)”)(?:[ \t]*[\[(](?:fp:[ \t]*)?([01]{128})[\])])?"#,
-    )
-    .expect("the quote pattern compiles")
+    Regex::new(r#"(?:"([^"“”]+)"|“([^"“”]+)”)(?:[ \t]*[\[(](?:fp:[ \t]*)?([01]{128})[\])])?"#)
+        .expect("the quote pattern compiles")
 });
 
 /// Every quoted passage of `answer` in order, blank ones left out.

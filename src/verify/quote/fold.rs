@@ -164,7 +164,10 @@ mod tests {
         assert_eq!(needed("Take  it", "Take it"), [Normalisation::Whitespace]);
         assert_eq!(needed("take it", "Take it"), [Normalisation::Case]);
         assert_eq!(needed("ﬁve", "five"), [Normalisation::Unicode]);
-        assert_eq!(needed("don’t – stop", "don't - stop"), [Normalisation::Punctuation]);
+        assert_eq!(
+            needed("don’t – stop", "don't - stop"),
+            [Normalisation::Punctuation]
+        );
         assert_eq!(
             needed("TAKE\nit", "take it"),
             [Normalisation::Whitespace, Normalisation::Case]

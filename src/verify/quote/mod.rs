@@ -161,7 +161,15 @@ pub fn check_quotes(
     let quotes = request
         .passages()
         .iter()
-        .map(|p| check_one(verifier, searcher, &p.quote, p.fingerprint, request.filters()))
+        .map(|p| {
+            check_one(
+                verifier,
+                searcher,
+                &p.quote,
+                p.fingerprint,
+                request.filters(),
+            )
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let mut summary = QuoteSummary {
         count: quotes.len(),
@@ -268,10 +276,13 @@ fn near_or_not_found(check: &mut QuoteCheck, quote: &str, segments: &[StoredSegm
         .iter()
         .take(NEAR_CANDIDATES)
         .filter_map(|s| closest_passage(quote, &s.text).map(|c| (s, c)))
-        .fold(None, |best: Option<(&StoredSegment, near::Closest)>, (s, c)| match best {
-            Some((_, b)) if b.similarity >= c.similarity => best,
-            _ => Some((s, c)),
-        });
+        .fold(
+            None,
+            |best: Option<(&StoredSegment, near::Closest)>, (s, c)| match best {
+                Some((_, b)) if b.similarity >= c.similarity => best,
+                _ => Some((s, c)),
+            },
+        );
     match closest {
         Some((segment, closest)) if closest.similarity >= NEAR_MISS_SIMILARITY => {
             let passage = Passage::of(&segment.text, closest.start, closest.end);
@@ -312,7 +323,9 @@ fn located(what: &str, segment: &StoredSegment) -> String {
     );
     let standing = match segment.standing.status {
         VersionStatus::Current => "",
-        VersionStatus::Superseded => " (a superseded label version; the current one no longer says it)",
+        VersionStatus::Superseded => {
+            " (a superseded label version; the current one no longer says it)"
+        }
         VersionStatus::Withdrawn => " (a label that is no longer published)",
     };
     message.push_str(standing);

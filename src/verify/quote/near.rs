@@ -64,12 +64,18 @@ fn align(quote: &[char], text: &[char]) -> (usize, usize, usize) {
     for (i, &q) in quote.iter().enumerate() {
         current[0] = (i + 1, 0);
         for j in 1..=n {
-            let substitute = (previous[j - 1].0 + usize::from(q != text[j - 1]), previous[j - 1].1);
+            let substitute = (
+                previous[j - 1].0 + usize::from(q != text[j - 1]),
+                previous[j - 1].1,
+            );
             let skip_quote = (previous[j].0 + 1, previous[j].1);
             let skip_text = (current[j - 1].0 + 1, current[j - 1].1);
             current[j] = [skip_quote, skip_text]
                 .into_iter()
-                .fold(substitute, |best, other| if other.0 < best.0 { other } else { best });
+                .fold(
+                    substitute,
+                    |best, other| if other.0 < best.0 { other } else { best },
+                );
         }
         std::mem::swap(&mut previous, &mut current);
     }
@@ -155,7 +161,16 @@ mod tests {
             .filter(|p| p.op != DiffOp::LabelOnly)
             .map(|p| p.text.as_str())
             .collect();
-        assert_eq!((rebuilt_quote.as_str(), rebuilt_label.as_str()), ("may cause", "can cause"));
-        assert_eq!(parts.last().unwrap(), &DiffPart { op: DiffOp::Same, text: " cause".into() });
+        assert_eq!(
+            (rebuilt_quote.as_str(), rebuilt_label.as_str()),
+            ("may cause", "can cause")
+        );
+        assert_eq!(
+            parts.last().unwrap(),
+            &DiffPart {
+                op: DiffOp::Same,
+                text: " cause".into()
+            }
+        );
     }
 }

@@ -75,9 +75,7 @@ fn one_quote(quote: String, fingerprint: Option<String>) -> Result<QuotedPassage
     if quote.trim().is_empty() {
         return Err(QuoteInputError::QuoteBlank);
     }
-    let fingerprint = fingerprint
-        .map(|fp| Fingerprint::parse(&fp))
-        .transpose()?;
+    let fingerprint = fingerprint.map(|fp| Fingerprint::parse(&fp)).transpose()?;
     Ok(QuotedPassage {
         quote,
         fingerprint,
@@ -96,7 +94,10 @@ fn answer_quotes(answer: &str) -> Result<Vec<QuotedPassage>, QuoteInputError> {
     if passages.len() > MAX_QUOTES {
         return Err(QuoteInputError::TooManyQuotes);
     }
-    if passages.iter().any(|p| p.quote.chars().count() > MAX_QUOTE_CHARS) {
+    if passages
+        .iter()
+        .any(|p| p.quote.chars().count() > MAX_QUOTE_CHARS)
+    {
         return Err(QuoteInputError::AnswerQuoteTooLong);
     }
     Ok(passages)
@@ -106,24 +107,60 @@ fn answer_quotes(answer: &str) -> Result<Vec<QuotedPassage>, QuoteInputError> {
 mod tests {
     use super::*;
 
-    fn parse(q: Option<&str>, a: Option<&str>, fp: Option<&str>) -> Result<CheckRequest, QuoteInputError> {
-        CheckRequest::parse(q.map(Into::into), a.map(Into::into), fp.map(Into::into), None)
+    fn parse(
+        q: Option<&str>,
+        a: Option<&str>,
+        fp: Option<&str>,
+    ) -> Result<CheckRequest, QuoteInputError> {
+        CheckRequest::parse(
+            q.map(Into::into),
+            a.map(Into::into),
+            fp.map(Into::into),
+            None,
+        )
     }
 
     #[test]
     fn exactly_one_of_quote_and_answer_with_bounded_sizes() {
-        assert!(matches!(parse(None, None, None), Err(QuoteInputError::QuoteOrAnswer)));
-        assert!(matches!(parse(Some("a"), Some("\"a\""), None), Err(QuoteInputError::QuoteOrAnswer)));
-        assert!(matches!(parse(Some(" \n"), None, None), Err(QuoteInputError::QuoteBlank)));
+        assert!(matches!(
+            parse(None, None, None),
+            Err(QuoteInputError::QuoteOrAnswer)
+        ));
+        assert!(matches!(
+            parse(Some("a"), Some("\"a\""), None),
+            Err(QuoteInputError::QuoteOrAnswer)
+        ));
+        assert!(matches!(
+            parse(Some(" \n"), None, None),
+            Err(QuoteInputError::QuoteBlank)
+        ));
         let long = "x".repeat(MAX_QUOTE_CHARS + 1);
-        assert!(matches!(parse(Some(&long), None, None), Err(QuoteInputError::QuoteTooLong)));
-        assert!(matches!(parse(None, Some("no quotes"), None), Err(QuoteInputError::AnswerWithoutQuotes)));
+        assert!(matches!(
+            parse(Some(&long), None, None),
+            Err(QuoteInputError::QuoteTooLong)
+        ));
+        assert!(matches!(
+            parse(None, Some("no quotes"), None),
+            Err(QuoteInputError::AnswerWithoutQuotes)
+        ));
         let many = "\"a\" ".repeat(MAX_QUOTES + 1);
-        assert!(matches!(parse(None, Some(&many), None), Err(QuoteInputError::TooManyQuotes)));
+        assert!(matches!(
+            parse(None, Some(&many), None),
+            Err(QuoteInputError::TooManyQuotes)
+        ));
         let fp = "0".repeat(128);
-        assert!(matches!(parse(None, Some("\"a\""), Some(&fp)), Err(QuoteInputError::FingerprintWithAnswer)));
-        assert!(matches!(parse(Some("a"), None, Some("01")), Err(QuoteInputError::Invalid(_))));
+        assert!(matches!(
+            parse(None, Some("\"a\""), Some(&fp)),
+            Err(QuoteInputError::FingerprintWithAnswer)
+        ));
+        assert!(matches!(
+            parse(Some("a"), None, Some("01")),
+            Err(QuoteInputError::Invalid(_))
+        ));
         let one = parse(Some("a"), None, Some(&fp)).unwrap();
-        assert_eq!(one.passages()[0].fingerprint, Some(Fingerprint::parse(&fp).unwrap()));
+        assert_eq!(
+            one.passages()[0].fingerprint,
+            Some(Fingerprint::parse(&fp).unwrap())
+        );
     }
 }
