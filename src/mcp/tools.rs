@@ -124,7 +124,7 @@ impl Tool {
                     args.text("drug")?,
                 )
                 .map_err(|e| ToolError::Input(e.to_string()))?;
-                serde_json::to_value(check_quotes(&engine.verifier, &engine.searcher, &request)?)
+                serde_json::to_value(check_quotes(engine, &request)?)
             }
             Tool::AskGraph => serde_json::to_value(graph(engine, args)?),
             Tool::LabelHistory => {

@@ -83,7 +83,6 @@ pub async fn check_quote(
     )
     .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let engine = state.engine.clone();
-    let report =
-        blocking(move || check_quotes(&engine.verifier, &engine.searcher, &request)).await?;
+    let report = blocking(move || check_quotes(&engine, &request)).await?;
     Ok(Json(Envelope::ok(report)))
 }

@@ -1,5 +1,5 @@
 //! Quote check: whether a quoted passage is verbatim label text. Against a cited fingerprint's
-//! segment, or against candidate segments found by search (optionally of one drug); every
+//! segment, or against candidate segments from BM25 and search (optionally of one drug); every
 //! segment is resolved through `Verifier` (re-hashed like /v1/verify). No HTTP, no ranking.
 
 pub mod answer;
@@ -14,21 +14,28 @@ pub use fold::Normalisation;
 pub use near::{DiffOp, DiffPart};
 pub use request::{CheckRequest, QuoteInputError, MAX_ANSWER_CHARS, MAX_QUOTES, MAX_QUOTE_CHARS};
 
-use super::{Verification, Verifier};
+use std::collections::BTreeSet;
+
+use super::Verification;
 use crate::domain::{Fingerprint, Question, SearchFilters, TopK};
-use crate::engine::EngineError;
+use crate::engine::{Engine, EngineError};
 use crate::label::{dailymed_url, section_name, Drug};
-use crate::search::Searcher;
-use crate::store::{StoredSegment, VersionStatus};
+use crate::search::lexical::lexical_candidates;
+use crate::store::{Snapshot, StoredSegment, VersionStatus};
 use fold::{fold, needed, Folding};
 use near::{char_diff, closest_passage};
 
-/// Candidate segments search proposes for a quote without a citation.
-const CANDIDATES: i64 = 10;
+/// Candidate segments for a quote without a citation: distinct texts by BM25 over its words
+/// (many labels share template sentences, so verbatim text can rank below 10), then search's.
+const LEXICAL_CANDIDATES: usize = 50;
+const SEARCH_CANDIDATES: i64 = 10;
 /// Candidates (best-ranked first) scanned for the closest passage when none holds the quote.
 const NEAR_CANDIDATES: usize = 5;
 /// Least similarity (see `near::Closest`) for a passage to be shown as a near miss.
 pub const NEAR_MISS_SIMILARITY: f64 = 0.75;
+/// Largest alignment (quote bytes × segment bytes) computed for a near miss, so that one
+/// request's work stays bounded (~20 ms each); larger pairs are skipped and the answer says so.
+const MAX_ALIGNMENT_CELLS: usize = 16_000_000;
 
 /// How a quote stands against the label text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -151,25 +158,13 @@ pub struct QuoteReport {
     pub summary: QuoteSummary,
 }
 
-/// Checks every quote of `request`, citations through `verifier`, the others against the
-/// segments `searcher` proposes.
-pub fn check_quotes(
-    verifier: &Verifier,
-    searcher: &Searcher,
-    request: &CheckRequest,
-) -> Result<QuoteReport, EngineError> {
+/// Checks every quote of `request`: a cited one against its segment (through the engine's
+/// `Verifier`), the others against candidate segments from BM25 and search.
+pub fn check_quotes(engine: &Engine, request: &CheckRequest) -> Result<QuoteReport, EngineError> {
     let quotes = request
         .passages()
         .iter()
-        .map(|p| {
-            check_one(
-                verifier,
-                searcher,
-                &p.quote,
-                p.fingerprint,
-                request.filters(),
-            )
-        })
+        .map(|p| check_one(engine, &p.quote, p.fingerprint, request.filters()))
         .collect::<Result<Vec<_>, _>>()?;
     let mut summary = QuoteSummary {
         count: quotes.len(),
@@ -189,14 +184,13 @@ pub fn check_quotes(
 }
 
 fn check_one(
-    verifier: &Verifier,
-    searcher: &Searcher,
+    engine: &Engine,
     quote: &str,
     cited: Option<Fingerprint>,
     filters: &SearchFilters,
 ) -> Result<QuoteCheck, EngineError> {
     let segments = match cited {
-        Some(fingerprint) => match verifier.verify(fingerprint)? {
+        Some(fingerprint) => match engine.verifier.verify(fingerprint)? {
             Verification::Verified(segment) => vec![segment.as_ref().clone()],
             Verification::Mismatch { distance } => {
                 return Ok(unverified(quote, fingerprint, &format!(
@@ -207,29 +201,56 @@ fn check_one(
                 return Ok(unverified(quote, fingerprint, "the cited fingerprint is not in the verify index"))
             }
         },
-        None => candidates(verifier, searcher, quote, filters)?,
+        None => candidates(engine, quote, filters)?,
     };
     Ok(judge(quote, cited, &segments))
 }
 
-/// Search's best segments for the quote, each re-resolved through verify.
+/// Candidate segments for an uncited quote, each re-resolved through verify: the best BM25
+/// matches of the quote's words (verbatim text shares all of them), then search's best answers
+/// to the quote as a question (which also catch a reworded quote), without repeats.
 fn candidates(
-    verifier: &Verifier,
-    searcher: &Searcher,
+    engine: &Engine,
     quote: &str,
     filters: &SearchFilters,
 ) -> Result<Vec<StoredSegment>, EngineError> {
     let Ok(question) = Question::parse(Some(quote.to_owned())) else {
         return Ok(Vec::new());
     };
-    let top_k = TopK::parse(Some(CANDIDATES)).expect("CANDIDATES is within 1-100");
-    let mut segments = Vec::new();
-    for hit in searcher.search(&question, top_k, filters)? {
-        if let Verification::Verified(segment) = verifier.verify(hit.segment.fingerprint)? {
+    let live = engine.index.current();
+    let within = filters
+        .drug
+        .as_deref()
+        .map(|wanted| drug_labels(&live.snapshot, wanted));
+    let lexical = lexical_candidates(&live.snapshot, quote, LEXICAL_CANDIDATES, within.as_ref())?;
+    let top_k = TopK::parse(Some(SEARCH_CANDIDATES)).expect("SEARCH_CANDIDATES is within 1-100");
+    let searched = engine.searcher.search(&question, top_k, filters)?;
+    let fingerprints = lexical
+        .iter()
+        .map(|hit| hit.best)
+        .chain(searched.iter().map(|hit| hit.segment.fingerprint));
+    let mut segments: Vec<StoredSegment> = Vec::new();
+    for fingerprint in fingerprints {
+        if segments.iter().any(|s| s.fingerprint == fingerprint) {
+            continue;
+        }
+        if let Verification::Verified(segment) = engine.verifier.verify(fingerprint)? {
             segments.push(segment.as_ref().clone());
         }
     }
     Ok(segments)
+}
+
+/// The current labels `SearchFilters::drug` admits: the generic name contains it, or it is
+/// one of the label's generic, brand or substance names (search's drug filter rule).
+fn drug_labels(snapshot: &Snapshot, wanted: &str) -> BTreeSet<u32> {
+    snapshot
+        .current_labels()
+        .filter(|(_, label)| {
+            label.drug.name.contains(wanted) || label.search_names.iter().any(|n| n == wanted)
+        })
+        .map(|(ordinal, _)| ordinal)
+        .collect()
 }
 
 /// The best standing of `quote` against `segments` (best-ranked first): an exact match in any,
@@ -272,9 +293,12 @@ fn judge(quote: &str, cited: Option<Fingerprint>, segments: &[StoredSegment]) ->
 }
 
 fn near_or_not_found(check: &mut QuoteCheck, quote: &str, segments: &[StoredSegment]) {
-    let closest = segments
+    let (alignable, too_long): (Vec<&StoredSegment>, Vec<&StoredSegment>) = segments
         .iter()
         .take(NEAR_CANDIDATES)
+        .partition(|s| quote.len().saturating_mul(s.text.len()) <= MAX_ALIGNMENT_CELLS);
+    let closest = alignable
+        .into_iter()
         .filter_map(|s| closest_passage(quote, &s.text).map(|c| (s, c)))
         .fold(
             None,
@@ -297,8 +321,14 @@ fn near_or_not_found(check: &mut QuoteCheck, quote: &str, segments: &[StoredSegm
             check.message = if check.cited_fingerprint.is_some() {
                 "the quote is not in the cited segment, and no passage of it is close".into()
             } else {
-                "no label passage matches the quote or is close to it".into()
+                "no passage of the candidate segments (BM25 over the quote's words and search) matches the quote or is close to it; cite a fingerprint to check one segment".into()
             };
+            if !too_long.is_empty() {
+                check.message.push_str(&format!(
+                    " ({} candidate segment(s) too long to search for a near match were skipped)",
+                    too_long.len()
+                ));
+            }
         }
     }
 }
