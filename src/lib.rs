@@ -18,6 +18,7 @@ pub mod ingest;
 pub mod keys;
 pub mod label;
 pub mod live;
+pub mod mcp;
 pub mod neo4j;
 pub mod progress;
 pub mod search;

@@ -18,11 +18,12 @@ use drugcite::conditions::learn::{self, read_annotations, Half};
 use drugcite::conditions::{self, VocabularyTerm};
 use drugcite::config::logging::{self, LogFormat};
 use drugcite::embed::Embedder;
-use drugcite::engine::GraphBackend;
+use drugcite::engine::{Engine, GraphBackend};
 use drugcite::eval::Part;
 use drugcite::graph::GraphData;
 use drugcite::http::{ConnectionBounds, RateLimitConfig};
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
+use drugcite::mcp;
 use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
 use drugcite::startup::{ServeConfig, Server};
 use drugcite::store::{DataDir, Snapshot};
@@ -125,6 +126,14 @@ enum Command {
         graph_backend: GraphBackendArg,
         #[command(flatten)]
         neo4j: Neo4jArgs,
+    },
+    /// Speak MCP (the Model Context Protocol) over stdin/stdout for a local agent: the tools
+    /// search_labels, verify_citation, check_quote, ask_graph and label_history over the live
+    /// index of --data-dir (which it follows as new generations are published).
+    Mcp {
+        /// Run without the embedding model: BM25-only ranking.
+        #[arg(long)]
+        lexical_only: bool,
     },
     /// Score a running server on a question file (the dev-questions.jsonl format).
     Eval {
@@ -403,6 +412,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Cli::command(),
             cli.config.as_deref(),
         )?),
+        Command::Mcp { lexical_only } => {
+            let engine = Engine::open(data_dir, load_embedder(&cli.model_dir, lexical_only)?)?;
+            tokio::runtime::Runtime::new()?.block_on(mcp::serve_stdio(Arc::new(engine)))
+        }
         Command::Eval {
             url,
             key,

@@ -18,7 +18,7 @@ pub enum LogFormat {
 /// libraries, no access lines (each is a formatted write per request: measured to cost verify
 /// throughput; `RUST_LOG=info` turns them on).
 const DEFAULT_FILTER: &str =
-    "info,tantivy=warn,tower_http=warn,neo4rs=warn,sqlx=warn,drugcite::access=off";
+    "info,tantivy=warn,tower_http=warn,neo4rs=warn,sqlx=warn,rmcp=warn,drugcite::access=off";
 
 /// Installs the process's log subscriber. A log line that cannot be written (stderr closed)
 /// is dropped silently: it must never fail the request it describes.

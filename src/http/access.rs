@@ -75,7 +75,7 @@ impl<R: Requirement> FromRequestParts<AppState> for Access<R> {
 
 /// What a presented key may do, looked up in the accounts database (so a revocation holds on
 /// every server at once); a malformed, unknown or revoked key counts against the client address.
-async fn authenticate(
+pub(super) async fn authenticate(
     state: &AppState,
     presented: Option<&str>,
     address: Option<IpAddr>,

@@ -8,6 +8,7 @@ mod bounds;
 mod console;
 mod error;
 mod limits;
+mod mcp;
 mod metering;
 mod metrics;
 mod metrics_export;
@@ -101,12 +102,14 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
     Router::new()
         .route("/v1/search", post(routes::search::search))
         .route("/v1/graph", post(routes::graph::graph))
+        .route("/v1/verify/quote", post(routes::quote::check_quote))
         .route("/v1/verify/{fingerprint}", get(routes::verify::verify))
         .route("/v1/labels/{set_id}", get(routes::labels::label))
         .route_layer(from_fn_with_state(state.clone(), metering::refund_failures))
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi::document))
         .merge(console)
+        .merge(mcp::routes(&state))
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

@@ -9,7 +9,7 @@ use super::routes;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "drugcite", description = "Search official US drug-label text; verify every quote by its 128-bit fingerprint."),
-    paths(routes::health::health, routes::search::search, routes::verify::verify, routes::labels::label, routes::graph::graph),
+    paths(routes::health::health, routes::search::search, routes::verify::verify, routes::quote::check_quote, routes::labels::label, routes::graph::graph),
     components(schemas(super::ErrorEnvelope)),
     modifiers(&ApiKeyHeader)
 )]

@@ -3,6 +3,7 @@
 //! answer of a replaced generation or an earlier sync is never served). No HTTP, no ranking.
 
 pub mod index;
+pub mod quote;
 
 use std::sync::Arc;
 

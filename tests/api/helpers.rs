@@ -317,7 +317,7 @@ impl TestApp {
     }
 }
 
-async fn reply(request: reqwest::RequestBuilder) -> Reply {
+pub async fn reply(request: reqwest::RequestBuilder) -> Reply {
     let response = request.send().await.expect("request");
     let status = response.status().as_u16();
     let headers = response.headers().clone();

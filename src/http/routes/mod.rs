@@ -4,6 +4,7 @@
 pub mod graph;
 pub mod health;
 pub mod labels;
+pub mod quote;
 pub mod search;
 pub mod verify;
 

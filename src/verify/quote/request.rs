@@ -1,0 +1,166 @@
+//! A quote check request, parsed: one quote (with an optional fingerprint citation) or a
+//! whole answer text whose quoted passages are checked, and an optional drug that narrows the
+//! search for quotes cited without a fingerprint. The bounds on input sizes live here.
+
+use super::answer::{quoted_passages, QuotedPassage};
+use crate::domain::{Fingerprint, InvalidInput, SearchFilters};
+
+/// Longest quote, in characters.
+pub const MAX_QUOTE_CHARS: usize = 2_000;
+/// Longest answer text, in characters.
+pub const MAX_ANSWER_CHARS: usize = 20_000;
+/// Most quoted passages checked in one answer.
+pub const MAX_QUOTES: usize = 20;
+
+#[derive(Debug, thiserror::Error)]
+pub enum QuoteInputError {
+    #[error("give exactly one of quote and answer")]
+    QuoteOrAnswer,
+    #[error("quote must contain visible characters")]
+    QuoteBlank,
+    #[error("quote is longer than {MAX_QUOTE_CHARS} characters")]
+    QuoteTooLong,
+    #[error("answer is longer than {MAX_ANSWER_CHARS} characters")]
+    AnswerTooLong,
+    #[error("answer has no quoted passage (text in \"double quotes\" or “curly quotes”)")]
+    AnswerWithoutQuotes,
+    #[error("answer has more than {MAX_QUOTES} quoted passages")]
+    TooManyQuotes,
+    #[error("a quoted passage of the answer is longer than {MAX_QUOTE_CHARS} characters")]
+    AnswerQuoteTooLong,
+    #[error("fingerprint goes with quote; in an answer, cite [fp:…] after each quote")]
+    FingerprintWithAnswer,
+    #[error(transparent)]
+    Invalid(#[from] InvalidInput),
+}
+
+/// What to check, parsed; the only way to build one is `parse`.
+#[derive(Clone, Debug)]
+pub struct CheckRequest {
+    passages: Vec<QuotedPassage>,
+    filters: SearchFilters,
+}
+
+impl CheckRequest {
+    pub fn parse(
+        quote: Option<String>,
+        answer: Option<String>,
+        fingerprint: Option<String>,
+        drug: Option<String>,
+    ) -> Result<Self, QuoteInputError> {
+        let filters = SearchFilters::parse(drug, None, None)?;
+        let passages = match (quote, answer) {
+            (Some(quote), None) => vec![one_quote(quote, fingerprint)?],
+            (None, Some(answer)) if fingerprint.is_none() => answer_quotes(&answer)?,
+            (None, Some(_)) => return Err(QuoteInputError::FingerprintWithAnswer),
+            _ => return Err(QuoteInputError::QuoteOrAnswer),
+        };
+        Ok(Self { passages, filters })
+    }
+
+    pub fn passages(&self) -> &[QuotedPassage] {
+        &self.passages
+    }
+
+    /// The drug filter for quotes without a citation.
+    pub fn filters(&self) -> &SearchFilters {
+        &self.filters
+    }
+}
+
+fn one_quote(quote: String, fingerprint: Option<String>) -> Result<QuotedPassage, QuoteInputError> {
+    if quote.chars().count() > MAX_QUOTE_CHARS {
+        return Err(QuoteInputError::QuoteTooLong);
+    }
+    if quote.trim().is_empty() {
+        return Err(QuoteInputError::QuoteBlank);
+    }
+    let fingerprint = fingerprint.map(|fp| Fingerprint::parse(&fp)).transpose()?;
+    Ok(QuotedPassage {
+        quote,
+        fingerprint,
+        at: 0,
+    })
+}
+
+fn answer_quotes(answer: &str) -> Result<Vec<QuotedPassage>, QuoteInputError> {
+    if answer.chars().count() > MAX_ANSWER_CHARS {
+        return Err(QuoteInputError::AnswerTooLong);
+    }
+    let passages = quoted_passages(answer);
+    if passages.is_empty() {
+        return Err(QuoteInputError::AnswerWithoutQuotes);
+    }
+    if passages.len() > MAX_QUOTES {
+        return Err(QuoteInputError::TooManyQuotes);
+    }
+    if passages
+        .iter()
+        .any(|p| p.quote.chars().count() > MAX_QUOTE_CHARS)
+    {
+        return Err(QuoteInputError::AnswerQuoteTooLong);
+    }
+    Ok(passages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(
+        q: Option<&str>,
+        a: Option<&str>,
+        fp: Option<&str>,
+    ) -> Result<CheckRequest, QuoteInputError> {
+        CheckRequest::parse(
+            q.map(Into::into),
+            a.map(Into::into),
+            fp.map(Into::into),
+            None,
+        )
+    }
+
+    #[test]
+    fn exactly_one_of_quote_and_answer_with_bounded_sizes() {
+        assert!(matches!(
+            parse(None, None, None),
+            Err(QuoteInputError::QuoteOrAnswer)
+        ));
+        assert!(matches!(
+            parse(Some("a"), Some("\"a\""), None),
+            Err(QuoteInputError::QuoteOrAnswer)
+        ));
+        assert!(matches!(
+            parse(Some(" \n"), None, None),
+            Err(QuoteInputError::QuoteBlank)
+        ));
+        let long = "x".repeat(MAX_QUOTE_CHARS + 1);
+        assert!(matches!(
+            parse(Some(&long), None, None),
+            Err(QuoteInputError::QuoteTooLong)
+        ));
+        assert!(matches!(
+            parse(None, Some("no quotes"), None),
+            Err(QuoteInputError::AnswerWithoutQuotes)
+        ));
+        let many = "\"a\" ".repeat(MAX_QUOTES + 1);
+        assert!(matches!(
+            parse(None, Some(&many), None),
+            Err(QuoteInputError::TooManyQuotes)
+        ));
+        let fp = "0".repeat(128);
+        assert!(matches!(
+            parse(None, Some("\"a\""), Some(&fp)),
+            Err(QuoteInputError::FingerprintWithAnswer)
+        ));
+        assert!(matches!(
+            parse(Some("a"), None, Some("01")),
+            Err(QuoteInputError::Invalid(_))
+        ));
+        let one = parse(Some("a"), None, Some(&fp)).unwrap();
+        assert_eq!(
+            one.passages()[0].fingerprint,
+            Some(Fingerprint::parse(&fp).unwrap())
+        );
+    }
+}
