@@ -9,7 +9,10 @@ use std::ops::Range;
 
 use crate::text::name_words;
 
+pub mod form;
 mod intent;
+pub mod populations;
+mod unlabelled;
 
 use intent::section_intents;
 
@@ -127,6 +130,9 @@ pub struct Understanding {
     /// its everyday phrases: the words of a BM25 query (a drug name stays, it matches the
     /// labels' names).
     pub keywords: String,
+    /// Drug names the question names that have no label in the index, in question order
+    /// (known through `DrugVocabulary::with_unlabelled_drugs`).
+    pub unlabelled_drugs: Vec<String>,
 }
 
 /// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
@@ -167,6 +173,8 @@ pub struct DrugVocabulary {
     combinations: BTreeSet<u32>,
     /// Everyday phrases (as words) and the label wording a question using them also searches.
     lay_terms: Vec<(Vec<String>, String)>,
+    /// Drugs named in label text without a label of their own (see `unlabelled.rs`).
+    unlabelled: BTreeSet<String>,
 }
 
 impl DrugVocabulary {
@@ -230,6 +238,7 @@ impl DrugVocabulary {
             classes,
             combinations,
             lay_terms,
+            unlabelled: BTreeSet::new(),
         }
     }
 
@@ -271,6 +280,7 @@ impl DrugVocabulary {
             sections: section_intents(&lower),
             topic,
             keywords,
+            unlabelled_drugs: self.unlabelled_in(&tokens),
         }
     }
 
