@@ -115,7 +115,8 @@ enum Command {
         #[command(flatten)]
         neo4j: Neo4jArgs,
     },
-    /// Score a running server on a question file (the dev-questions.jsonl format).
+    /// Score a running server on a question file: search questions (the dev-questions.jsonl
+    /// format) or, detected by their `must` rules, graph questions (graph-dev-questions.jsonl).
     Eval {
         /// Base URL of the server to score.
         #[arg(long, default_value = "http://127.0.0.1:8080")]
@@ -545,6 +546,13 @@ fn evaluate(
 ) -> anyhow::Result<()> {
     let body = std::fs::read_to_string(questions)
         .with_context(|| format!("reading {}", questions.display()))?;
+    let lines: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines
+        .first()
+        .is_some_and(|l| drugcite::eval_graph::is_graph_question(l))
+    {
+        return drugcite::eval_graph::run(url, key, &lines, verbose);
+    }
     let client = reqwest::blocking::Client::new();
     let mut summary = Summary::default();
     for (number, line) in body

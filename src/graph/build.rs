@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::analysis::{inputs_digest, Analyses, Found};
 use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severity};
-use super::names::{curated_names, has_usan_stem, listed_names, stem_names};
+use super::names::{curated_names, has_usan_stem, listed_names, stem_names, table_row_names};
 use super::relations::{relation_of_section, statements, Drugs, Target};
 use crate::conditions::{self, VocabularyTerm};
 use crate::domain::TextHash;
@@ -184,7 +184,8 @@ fn add_membership(
 }
 
 /// Drug names the current labels' interaction, contraindication and warning texts give
-/// without a label of their own: members of example lists, words with a USAN stem, and the
+/// without a label of their own: members of example lists, interaction table rows, words with
+/// a USAN stem, and the
 /// curated generics (the vocabulary drops those that name a label).
 fn unlabelled_names(snapshot: &Snapshot) -> Result<BTreeSet<String>, StoreError> {
     let mut names = curated_names();
@@ -198,6 +199,7 @@ fn unlabelled_names(snapshot: &Snapshot) -> Result<BTreeSet<String>, StoreError>
         if segment.current && drug_section {
             let listed = listed_names(segment.text)
                 .into_iter()
+                .chain(table_row_names(segment.text))
                 .filter(|n| !is_plural(n) || has_usan_stem(n));
             names.extend(listed.chain(stem_names(segment.text)));
         }

@@ -1,7 +1,8 @@
 //! Drug names that label text mentions although the index has no label of their own
 //! ("pimozide", "ketoconazole"): recognised by general means only — members of "(e.g., …)" and
-//! "such as …" lists after a drug, class or enzyme word, words carrying a USAN stem, and the
-//! generics of the curated brands and class members. Pure text work; no vocabulary of the index.
+//! "such as …" lists after a drug, class or enzyme word, the row names of PLR interaction
+//! tables ("Pimozide Clinical Impact: …"), words carrying a USAN stem, and the generics of the
+//! curated brands and class members. Pure text work; no vocabulary of the index.
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -95,6 +96,10 @@ static EXAMPLE_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:\(\s*(?:e\.g\.,?|eg,|such as|including)\s*([^()]{3,300})\)|\b(?:such as|including)\s+([^.;:()]{3,300}))")
         .expect("example list pattern")
 });
+/// A one-word row name of a PLR drug interaction table, just before "Clinical Impact:".
+static TABLE_ROW: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b([A-Z][A-Za-z-]{4,})\s+Clinical Impact\s*:").expect("table row pattern")
+});
 /// Words of a list item that are no drug name.
 const NOT_NAMES: &[&str] = &[
     "and",
@@ -145,6 +150,14 @@ pub fn listed_names(text: &str) -> Vec<String> {
         out.extend(list_items(list));
     }
     out
+}
+
+/// One-word row names of the interaction tables in `text`, lowercase, in text order.
+pub fn table_row_names(text: &str) -> Vec<String> {
+    TABLE_ROW
+        .captures_iter(text)
+        .filter_map(|caps| name_word(&caps[1]))
+        .collect()
 }
 
 /// The single-word items of a comma/"and"/"or" list that look like names.
@@ -209,6 +222,13 @@ mod tests {
             listed_names("other drugs such as pimozide or thioridazine."),
             ["pimozide", "thioridazine"]
         );
+    }
+
+    #[test]
+    fn interaction_table_rows_name_drugs() {
+        let text = "Antipsychotics Clinical Impact: more. Pimozide Clinical Impact: Increased \
+                    plasma concentrations of pimozide.";
+        assert_eq!(table_row_names(text), ["antipsychotics", "pimozide"]);
     }
 
     #[test]

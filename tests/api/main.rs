@@ -14,6 +14,7 @@ mod duplicates_spl;
 mod envelopes;
 mod extract;
 mod graph;
+mod graph_answers;
 mod graph_caps;
 mod helpers;
 mod history;
