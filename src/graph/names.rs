@@ -96,9 +96,11 @@ static EXAMPLE_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:\(\s*(?:e\.g\.,?|eg,|such as|including)\s*([^()]{3,300})\)|\b(?:such as|including)\s+([^.;:()]{3,300}))")
         .expect("example list pattern")
 });
-/// A one-word row name of a PLR drug interaction table, just before "Clinical Impact:".
+/// A one-word row name of a PLR drug interaction table, just before "Clinical Impact:" and
+/// after the end of the previous row (never the last word of a longer name: "QT Prolongation").
 static TABLE_ROW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b([A-Z][A-Za-z-]{4,})\s+Clinical Impact\s*:").expect("table row pattern")
+    Regex::new(r"(?:^|[a-z0-9.)\]]\s+)([A-Z][A-Za-z-]{4,})\s+Clinical Impact\s*:")
+        .expect("table row pattern")
 });
 /// Words of a list item that are no drug name.
 const NOT_NAMES: &[&str] = &[
@@ -181,7 +183,9 @@ fn name_word(word: &str) -> Option<String> {
         .trim_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase();
     let letters = word.chars().all(|c| c.is_ascii_lowercase() || c == '-');
-    (letters && word.len() >= 5 && !NOT_NAMES.contains(&word.as_str())).then_some(word)
+    let adjective = word.ends_with("ic");
+    (letters && word.len() >= 5 && !adjective && !NOT_NAMES.contains(&word.as_str()))
+        .then_some(word)
 }
 
 /// Words of `text` carrying a USAN stem, lowercase, in text order.
@@ -227,7 +231,7 @@ mod tests {
     #[test]
     fn interaction_table_rows_name_drugs() {
         let text = "Antipsychotics Clinical Impact: more. Pimozide Clinical Impact: Increased \
-                    plasma concentrations of pimozide.";
+                    plasma concentrations of pimozide. QT Prolongation Clinical Impact: more.";
         assert_eq!(table_row_names(text), ["antipsychotics", "pimozide"]);
     }
 

@@ -192,7 +192,9 @@ impl KnowledgeGraph {
     }
 
     /// Drugs meeting every constraint: candidates are all drugs, or a named class's members
-    /// when the class is asked about ("which SSRIs …").
+    /// when the class is asked about ("which SSRIs …"). With a class as partner ("which drugs
+    /// are contraindicated with strong CYP3A inhibitors"), drugs whose labels name the class
+    /// itself come before those reached through one of its members.
     fn which_drugs(&self, question: &GraphQuestion, max_hops: usize) -> Vec<Found<'_>> {
         let mut partners: Vec<&NamedDrug> = question.drugs.iter().collect();
         let candidates: Vec<(NodeIndex, Vec<Hop>)> = match partners.first().copied() {
@@ -246,9 +248,18 @@ impl KnowledgeGraph {
                 answers.push(best);
             }
         }
+        let direct_first = partners.iter().any(|p| p.is_class);
+        let chain_length = |answer: &[Found]| -> usize {
+            if direct_first {
+                answer.iter().map(|f| f.path.len()).sum()
+            } else {
+                0
+            }
+        };
         answers.sort_by(|a, b| {
-            answer_strength(b)
-                .cmp(&answer_strength(a))
+            chain_length(a)
+                .cmp(&chain_length(b))
+                .then_with(|| answer_strength(b).cmp(&answer_strength(a)))
                 .then_with(|| a[0].drug.name.cmp(&b[0].drug.name))
         });
         answers.into_iter().flatten().collect()
