@@ -13,7 +13,7 @@ use super::analysis::{inputs_digest, Analyses, Found};
 use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severity};
 use super::names::{curated_names, has_usan_stem, listed_names, stem_names, table_row_names};
 use super::relations::{relation_of_section, statements, Drugs, Target};
-use crate::conditions::{self, VocabularyTerm};
+use crate::conditions::{self, Matcher, Purpose, VocabularyTerm};
 use crate::domain::TextHash;
 use crate::label::LabelMeta;
 use crate::search::understanding::DrugVocabulary;
@@ -68,7 +68,7 @@ pub fn build(
         .current_labels()
         .map(|(_, l)| Arc::clone(l))
         .collect();
-    let unlabelled = unlabelled_names(snapshot)?;
+    let unlabelled = unlabelled_names(snapshot, &matcher)?;
     let inputs = format!(
         "{}+{}",
         inputs_digest(vocabulary, &current),
@@ -187,7 +187,10 @@ fn add_membership(
 /// without a label of their own: members of example lists, interaction table rows, words with
 /// a USAN stem, and the
 /// curated generics (the vocabulary drops those that name a label).
-fn unlabelled_names(snapshot: &Snapshot) -> Result<BTreeSet<String>, StoreError> {
+fn unlabelled_names(
+    snapshot: &Snapshot,
+    matcher: &Matcher,
+) -> Result<BTreeSet<String>, StoreError> {
     let mut names = curated_names();
     snapshot.visit_segments(|segment| {
         let drug_section = matches!(
@@ -204,12 +207,21 @@ fn unlabelled_names(snapshot: &Snapshot) -> Result<BTreeSet<String>, StoreError>
             names.extend(listed.chain(stem_names(segment.text)));
         }
     })?;
+    names.retain(|name| !is_condition(name, matcher));
     Ok(names)
 }
 
-/// A plural class word of a list ("antacids"), not a drug's name ("tacrolimus").
+/// A plural class word of a list ("antacids", "ssris"), not a drug's name ("tacrolimus").
 fn is_plural(word: &str) -> bool {
-    word.ends_with('s') && !word.ends_with("us") && !word.ends_with("is")
+    word.ends_with('s') && !word.ends_with("us")
+}
+
+/// Whether the condition vocabularies know `name` as a condition ("anaphylaxis", "syncope").
+fn is_condition(name: &str, matcher: &Matcher) -> bool {
+    matcher
+        .find(name, Purpose::Conditions)
+        .iter()
+        .any(|m| m.span == (0..name.len()))
 }
 
 fn names_digest(names: &BTreeSet<String>) -> String {

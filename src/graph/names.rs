@@ -138,6 +138,19 @@ const NOT_NAMES: &[&str] = &[
     "tablets",
     "medications",
     "containing",
+    "assay",
+    "control",
+    "effect",
+    "juice",
+    "protein",
+    "cholesterol",
+    "alcohol",
+    "placebo",
+];
+/// Endings of English words no drug name has (a USAN stem still wins).
+const ENGLISH_ENDINGS: &[&str] = &[
+    "tion", "sion", "ment", "ness", "ity", "ance", "ence", "al", "ive", "ed", "ly", "ing", "er",
+    "or", "ic",
 ];
 
 /// One-word drug names a list in `text` gives as examples of drugs, in text order.
@@ -182,15 +195,14 @@ fn name_word(word: &str) -> Option<String> {
     let word = word
         .trim_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase();
-    let letters = word.chars().all(|c| c.is_ascii_lowercase() || c == '-');
-    let adjective = word.ends_with("ic");
-    (letters && word.len() >= 5 && !adjective && !NOT_NAMES.contains(&word.as_str()))
-        .then_some(word)
+    let letters = word.chars().all(|c| c.is_ascii_lowercase());
+    let english = ENGLISH_ENDINGS.iter().any(|e| word.ends_with(e)) && !has_usan_stem(&word);
+    (letters && word.len() >= 5 && !english && !NOT_NAMES.contains(&word.as_str())).then_some(word)
 }
 
 /// Words of `text` carrying a USAN stem, lowercase, in text order.
 pub fn stem_names(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+    text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() >= MIN_STEM_NAME)
         .filter_map(name_word)
         .filter(|w| has_usan_stem(w))

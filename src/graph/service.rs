@@ -172,7 +172,10 @@ impl GraphService {
         let with_drug = matches!(
             found.edge.kind,
             RelationType::Interaction | RelationType::Contraindication
-        ) && found.target.kind != super::NodeKind::Condition;
+        ) && matches!(
+            found.target.kind,
+            super::NodeKind::Drug | super::NodeKind::DrugClass
+        );
         let instruction = with_drug
             .then(|| {
                 shown.iter().find_map(|e| {
