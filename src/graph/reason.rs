@@ -194,7 +194,8 @@ impl KnowledgeGraph {
     /// Drugs meeting every constraint: candidates are all drugs, or a named class's members
     /// when the class is asked about ("which SSRIs …"). With a class as partner ("which drugs
     /// are contraindicated with strong CYP3A inhibitors"), drugs whose labels name the class
-    /// itself come before those reached through one of its members.
+    /// itself come before those reached through one of its members; when the question asks for
+    /// contraindications (not interactions), drugs whose chain is a contraindication come first.
     fn which_drugs(&self, question: &GraphQuestion, max_hops: usize) -> Vec<Found<'_>> {
         let mut partners: Vec<&NamedDrug> = question.drugs.iter().collect();
         let candidates: Vec<(NodeIndex, Vec<Hop>)> = match partners.first().copied() {
@@ -256,9 +257,19 @@ impl KnowledgeGraph {
                 0
             }
         };
+        let unasked = |answer: &[Found]| -> usize {
+            let asks_interaction = question.relation_types.contains(&RelationType::Interaction);
+            let asked = |f: &&Found| question.relation_types.contains(&f.edge.kind);
+            if asks_interaction || question.relation_types.is_empty() {
+                0
+            } else {
+                answer.iter().filter(|f| !asked(f)).count()
+            }
+        };
         answers.sort_by(|a, b| {
-            chain_length(a)
-                .cmp(&chain_length(b))
+            unasked(a)
+                .cmp(&unasked(b))
+                .then_with(|| chain_length(a).cmp(&chain_length(b)))
                 .then_with(|| answer_strength(b).cmp(&answer_strength(a)))
                 .then_with(|| a[0].drug.name.cmp(&b[0].drug.name))
         });
