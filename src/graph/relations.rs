@@ -460,11 +460,44 @@ mod tests {
                     Some(Severity::Serious)
                 ),
                 (
+                    "population renal impairment".into(),
+                    RelationType::Contraindication,
+                    Some(Severity::Serious)
+                ),
+                (
                     "bleeding".into(),
                     RelationType::Warning,
                     Some(Severity::Moderate)
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn the_reason_given_is_not_the_target_and_enzyme_classes_are_targets() {
+        let found = statements_of(
+            "Contraindicated in pregnancy because of the risk of bleeding.",
+            "contraindications",
+        );
+        assert_eq!(
+            found,
+            [(
+                "population pregnancy".into(),
+                RelationType::Contraindication,
+                Some(Severity::Serious)
+            )]
+        );
+        let found = statements_of(
+            "Avoid strong CYP3A4 inhibitors (e.g., ketoconazole).",
+            "drug_interactions",
+        );
+        assert_eq!(
+            found,
+            [(
+                "class strong cyp3a inhibitors".into(),
+                RelationType::Interaction,
+                Some(Severity::Serious)
+            )]
         );
     }
 
