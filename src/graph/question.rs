@@ -153,7 +153,7 @@ pub struct NamedCondition {
     pub name: String,
     /// Normalised keys (see `conditions::text::key_of`) of every phrase of the condition.
     pub keys: Vec<String>,
-    /// Node ids it stands for exactly (a population); empty: matched by `keys`.
+    /// Node ids it stands for besides those matched by `keys` (a population's nodes).
     pub ids: Vec<String>,
     pub relations: Vec<RelationType>,
 }
@@ -211,7 +211,7 @@ impl Understander<'_> {
             is_class: false,
         }));
         drugs.truncate(MAX_NAMED);
-        let mut conditions = named_populations(&lower, &intents, &mut covered);
+        let mut conditions = self.named_populations(&lower, &intents, &mut covered);
         conditions.extend(self.named_conditions(&lower, &intents, &mut covered));
         conditions.truncate(MAX_NAMED);
         let mut relation_types = Vec::new();
@@ -292,6 +292,44 @@ impl Understander<'_> {
         named
     }
 
+    /// Populations and settings the question names, as conditions standing for population nodes
+    /// and for the conditions of the same words ("renal impairment").
+    fn named_populations(
+        &self,
+        lower: &str,
+        intents: &[(Range<usize>, &'static [RelationType])],
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<NamedCondition> {
+        populations(lower)
+            .into_iter()
+            .map(|mention| {
+                covered.push(mention.span.clone());
+                NamedCondition {
+                    text: lower[mention.span.clone()].to_owned(),
+                    ids: covered_names(&mention.name)
+                        .iter()
+                        .map(|n| Node::population(n).id)
+                        .collect(),
+                    keys: self.phrases_of(base_name(&mention.name)),
+                    relations: governing_relations(intents, &mention.span),
+                    name: mention.name,
+                }
+            })
+            .collect()
+    }
+
+    /// Normalised keys of `name` and of its curated synonyms.
+    fn phrases_of(&self, name: &str) -> Vec<String> {
+        let key = key_of(name);
+        self.synonyms
+            .iter()
+            .find(|g| g.phrases.iter().any(|p| key_of(p) == key))
+            .map_or_else(
+                || vec![key.clone()],
+                |g| g.phrases.iter().map(|p| key_of(p)).collect(),
+            )
+    }
+
     fn named_conditions(
         &self,
         lower: &str,
@@ -358,28 +396,9 @@ fn enzyme_drugs(lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> 
         .collect()
 }
 
-/// Populations and settings the question names, as conditions standing for population nodes.
-fn named_populations(
-    lower: &str,
-    intents: &[(Range<usize>, &'static [RelationType])],
-    covered: &mut Vec<Range<usize>>,
-) -> Vec<NamedCondition> {
-    populations(lower)
-        .into_iter()
-        .map(|mention| {
-            covered.push(mention.span.clone());
-            NamedCondition {
-                text: lower[mention.span.clone()].to_owned(),
-                ids: covered_names(&mention.name)
-                    .iter()
-                    .map(|n| Node::population(n).id)
-                    .collect(),
-                keys: Vec::new(),
-                relations: governing_relations(intents, &mention.span),
-                name: mention.name,
-            }
-        })
-        .collect()
+/// A population's name without its grade: the condition words it shares with the vocabularies.
+fn base_name(name: &str) -> &str {
+    name.split_once(" (").map_or(name, |(base, _)| base)
 }
 
 /// Adds a condition unless the same one is already named with the same relation types (a

@@ -357,16 +357,10 @@ impl KnowledgeGraph {
     /// The condition nodes whose name contains one of a named condition's phrases, or the
     /// nodes it names by id (a population).
     fn matched(&self, condition: &NamedCondition) -> Matched {
-        if !condition.ids.is_empty() {
-            return Matched {
-                nodes: condition
-                    .ids
-                    .iter()
-                    .filter_map(|id| self.by_id.get(id).copied())
-                    .collect(),
-                relations: condition.relations.clone(),
-            };
-        }
+        let named = condition
+            .ids
+            .iter()
+            .filter_map(|id| self.by_id.get(id).copied());
         let nodes = self
             .condition_keys
             .iter()
@@ -376,6 +370,7 @@ impl KnowledgeGraph {
                     .is_some_and(|key| condition.keys.iter().any(|k| key_contains(key, k)))
             })
             .map(|(i, _)| NodeIndex::new(i))
+            .chain(named)
             .collect();
         Matched {
             nodes,

@@ -295,7 +295,7 @@ fn fallback_of(interpretation: &Interpretation, hits: &[SearchHit]) -> GraphFall
         }
     };
     let reason = format!(
-        "the knowledge graph states no relationship for this question (understood: {}; not understood: {});          the segments below are the best search results for it, shown as evidence to read, not as stated relationships",
+        "the knowledge graph states no relationship for this question (understood: {}; not understood: {}); the segments below are the best search results for it, shown as evidence to read, not as stated relationships",
         list(&understood),
         list(&interpretation.not_understood),
     );

@@ -78,11 +78,18 @@ pub fn populations(text: &str) -> Vec<PopulationMention> {
     kept
 }
 
-/// The names a question's population stands for: itself, and for a graded impairment the
-/// ungraded one too (a label that says "hepatic impairment" covers the severe kind).
+/// Grades an impairment may be named with.
+const GRADES: [&str; 4] = ["mild", "moderate", "severe", "end-stage"];
+
+/// The names a question's population stands for: itself; for a graded impairment the ungraded
+/// one too (a label that says "hepatic impairment" covers the severe kind); for an ungraded
+/// impairment every grade.
 pub fn covered_names(name: &str) -> Vec<String> {
     match name.split_once(" (") {
         Some((base, _)) => vec![name.to_owned(), base.to_owned()],
+        None if name.ends_with("impairment") => std::iter::once(name.to_owned())
+            .chain(GRADES.iter().map(|g| format!("{name} ({g})")))
+            .collect(),
         None => vec![name.to_owned()],
     }
 }
@@ -128,5 +135,6 @@ mod tests {
             ["renal impairment (severe)", "renal impairment"]
         );
         assert_eq!(covered_names("pregnancy"), ["pregnancy"]);
+        assert!(covered_names("renal impairment").contains(&"renal impairment (severe)".into()));
     }
 }
