@@ -9,6 +9,7 @@ use super::service::GraphService;
 use super::RelationType;
 use crate::domain::Fingerprint;
 use crate::engine::EngineError;
+use crate::text::{occurrences, WordEdge};
 use crate::verify::Verification;
 
 /// How far after "most common" a listed reaction still counts as listed by it (bytes).
@@ -39,7 +40,11 @@ impl GraphService {
                 .edge
                 .evidence
                 .iter()
-                .filter_map(|e| lists.get(&e.fingerprint)?.as_ref()?.find(&name))
+                .filter_map(|e| {
+                    let list = lists.get(&e.fingerprint)?.as_ref()?;
+                    occurrences(list, &name, WordEdge::WholeOrPlural).next()
+                })
+                .map(|span| span.start)
                 .min();
             let is_reaction = f.edge.kind == RelationType::AdverseReaction;
             match position {

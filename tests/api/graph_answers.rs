@@ -68,11 +68,12 @@ async fn common_side_effects_follow_the_labels_most_common_list() {
     let searched = app
         .search("sertraline most common adverse reactions", 20)
         .await;
-    let list = results(&searched)
+    let list: String = results(&searched)
         .iter()
         .map(|r| r["text"].as_str().unwrap().to_lowercase())
-        .find(|t| t.contains("most common adverse reactions"))
-        .expect("the label's most-common sentence");
+        .filter(|t| t.contains("most common adverse reaction"))
+        .collect();
+    assert!(!list.is_empty(), "the label's most-common sentences");
     let found = relationships(&data);
     assert!(found.len() >= 3, "{data}");
     for r in &found[..3] {
