@@ -261,7 +261,7 @@ mod tests {
             "evidence":[{"section":"Contraindications"}]});
         let bad = json!({"drug":"sertraline","type":"warning","target":"QT prolongation",
             "evidence":[{"section":"Boxed Warning"}]});
-        assert!(question.judge(&[good.clone()]).success);
+        assert!(question.judge(std::slice::from_ref(&good)).success);
         let judged = question.judge(&[good, bad]);
         assert!(judged.violation && !judged.success);
         assert!(question.judge(&[]).empty);

@@ -2,6 +2,7 @@
 //! order its "most common" (or "most frequent") sentences list them, those no such sentence
 //! names after, in the reasoner's order. Reads evidence text through verify; no traversal.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use super::reason::Found;
@@ -28,9 +29,8 @@ impl GraphService {
             .filter(|f| f.edge.kind == RelationType::AdverseReaction)
         {
             for evidence in &f.edge.evidence {
-                if !lists.contains_key(&evidence.fingerprint) {
-                    let list = self.most_common_list(evidence.fingerprint)?;
-                    lists.insert(evidence.fingerprint, list);
+                if let Entry::Vacant(slot) = lists.entry(evidence.fingerprint) {
+                    slot.insert(self.most_common_list(evidence.fingerprint)?);
                 }
             }
         }
