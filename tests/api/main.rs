@@ -22,7 +22,6 @@ mod history_neo4j;
 mod ingest;
 mod neo4j;
 mod search;
-mod severity_brat;
 mod spl;
 mod test_db;
 mod update;
