@@ -7,6 +7,8 @@ CREATE INDEX FOR (n:DrugClass) ON (n.id);
 CREATE INDEX FOR (n:DrugClass) ON (n.name);
 CREATE INDEX FOR (n:Condition) ON (n.id);
 CREATE INDEX FOR (n:Condition) ON (n.name);
+CREATE INDEX FOR (n:Population) ON (n.id);
+CREATE INDEX FOR (n:Population) ON (n.name);
 CREATE INDEX FOR (n:Label) ON (n.label_id);
 CREATE INDEX FOR (n:Label) ON (n.set_id);
 CREATE INDEX FOR (n:Section) ON (n.id);

@@ -4,11 +4,15 @@
 
 use std::sync::Arc;
 
+use crate::domain::{GraphLimit, MaxHops, Question, SearchFilters, TopK};
 use crate::embed::{EmbedError, Embedder};
-use crate::graph::service::GraphService;
+use crate::graph::service::{GraphAnswer, GraphService};
 use crate::live::{LiveIndex, OpenOptions};
 use crate::neo4j::{Neo4jClient, Neo4jError, SyncWatch};
-use crate::search::Searcher;
+use crate::search::{SearchHit, Searcher};
+
+/// Search segments a graph answer without relationships carries as fallback evidence.
+const FALLBACK_SEGMENTS: i64 = 5;
 use crate::store::{DataDir, StoreError};
 use crate::verify::{SegmentSource, Verifier};
 
@@ -72,6 +76,25 @@ impl Engine {
             verifier,
             index,
         })
+    }
+
+    /// A /v1/graph answer; when the graph holds no relationship for the question, the best
+    /// search segments for it come along as fallback evidence (never an empty answer alone).
+    pub fn graph_answer(
+        &self,
+        question: &Question,
+        max_hops: MaxHops,
+        limit: GraphLimit,
+    ) -> Result<(GraphAnswer, Vec<SearchHit>), EngineError> {
+        let answer = self.graph.answer(question, max_hops, limit)?;
+        let fallback = if answer.relationships.is_empty() {
+            let top = TopK::parse(Some(FALLBACK_SEGMENTS)).expect("a valid top_k");
+            self.searcher
+                .search(question, top, &SearchFilters::default())?
+        } else {
+            Vec::new()
+        };
+        Ok((answer, fallback))
     }
 
     /// Follows what was published since the last call: a newer generation of the data

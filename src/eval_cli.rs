@@ -60,6 +60,15 @@ pub fn evaluate(
     verbose: bool,
     part: Part,
 ) -> anyhow::Result<()> {
+    let body = std::fs::read_to_string(questions)
+        .with_context(|| format!("reading {}", questions.display()))?;
+    let lines: Vec<&str> = body.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines
+        .first()
+        .is_some_and(|l| drugcite::eval_graph::is_graph_question(l))
+    {
+        return drugcite::eval_graph::run(url, key, &lines, verbose);
+    }
     let parsed = read_questions(questions)?;
     let held = held_out(&parsed);
     let client = reqwest::blocking::Client::new();

@@ -11,6 +11,7 @@ pub mod domain;
 pub mod embed;
 pub mod engine;
 pub mod eval;
+pub mod eval_graph;
 pub mod graph;
 pub mod history;
 pub mod http;

@@ -108,6 +108,10 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
     } else {
         None
     };
+    let vocabulary = match &reasoner {
+        Some(reasoner) => vocabulary.with_unlabelled_drugs(reasoner.graph().unlabelled_drugs()),
+        None => vocabulary,
+    };
     Ok(Live {
         epoch,
         snapshot,

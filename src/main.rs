@@ -135,7 +135,8 @@ enum Command {
         #[arg(long)]
         lexical_only: bool,
     },
-    /// Score a running server on a question file (the dev-questions.jsonl format).
+    /// Score a running server on a question file: search questions (the dev-questions.jsonl
+    /// format) or, detected by their `must` rules, graph questions (graph-dev-questions.jsonl).
     Eval {
         /// Base URL of the server to score.
         #[arg(long, default_value = "http://127.0.0.1:8080")]

@@ -11,8 +11,9 @@ use std::sync::Arc;
 
 use super::analysis::{inputs_digest, Analyses, Found};
 use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severity};
+use super::names::{curated_names, has_usan_stem, listed_names, stem_names, table_row_names};
 use super::relations::{relation_of_section, statements, Drugs, Target};
-use crate::conditions::{self, VocabularyTerm};
+use crate::conditions::{self, Matcher, Purpose, VocabularyTerm};
 use crate::domain::TextHash;
 use crate::label::LabelMeta;
 use crate::search::understanding::DrugVocabulary;
@@ -24,7 +25,8 @@ struct Accumulated {
     evidence: BTreeSet<Evidence>,
 }
 
-/// The nodes a statement's target stands for.
+/// The nodes a statement's target stands for; for a `member_of` statement the member's nodes,
+/// then the class.
 pub fn target_nodes(target: &Target, labels: &[Arc<LabelMeta>]) -> Vec<Node> {
     match target {
         Target::Condition { id, name } => vec![Node::condition(id, name)],
@@ -34,6 +36,13 @@ pub fn target_nodes(target: &Target, labels: &[Arc<LabelMeta>]) -> Vec<Node> {
             .map(|l| Node::drug(&labels[*l as usize].drug.name))
             .collect(),
         Target::Ingredient(name) => vec![Node::drug(name)],
+        Target::Unlabelled(name) => vec![Node::unlabelled_drug(name)],
+        Target::Population(name) => vec![Node::population(name)],
+        Target::Member { member, class } => {
+            let mut nodes = target_nodes(member, labels);
+            nodes.push(Node::class(class));
+            nodes
+        }
     }
 }
 
@@ -59,9 +68,15 @@ pub fn build(
         .current_labels()
         .map(|(_, l)| Arc::clone(l))
         .collect();
-    let mut analyses = Analyses::new(inputs_digest(vocabulary, &current), previous);
+    let unlabelled = unlabelled_names(snapshot, &matcher)?;
+    let inputs = format!(
+        "{}+{}",
+        inputs_digest(vocabulary, &current),
+        names_digest(&unlabelled)
+    );
+    let mut analyses = Analyses::new(inputs, previous);
     let (mut segments, mut texts) = (0u64, HashSet::<TextHash>::new());
-    let vocabulary = DrugVocabulary::of_current_labels(snapshot);
+    let vocabulary = DrugVocabulary::of_current_labels(snapshot).with_unlabelled_drugs(unlabelled);
     let drugs = Drugs::new(&vocabulary, labels);
     let drug_of = |label: u32| Node::drug(&labels[label as usize].drug.name);
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
@@ -70,6 +85,7 @@ pub fn build(
         let drug = drug_of(label);
         nodes.insert(drug.id.clone(), drug);
     }
+    let labelled_ids: HashSet<String> = nodes.keys().cloned().collect();
     snapshot.visit_segments(|segment| {
         if !segment.current {
             return;
@@ -91,6 +107,10 @@ pub fn build(
                 .collect()
         });
         for statement in found.iter() {
+            if statement.kind == RelationType::MemberOf {
+                add_membership(&statement.targets, &mut nodes, &mut edges);
+                continue;
+            }
             for to in statement.targets.iter().filter(|to| to.id != from.id) {
                 let edge = edges
                     .entry((from.id.clone(), to.id.clone(), statement.kind))
@@ -116,6 +136,10 @@ pub fn build(
         }
         nodes.insert(class.id.clone(), class);
     }
+    nodes
+        .values_mut()
+        .filter(|n| n.unlabelled)
+        .for_each(|n| n.unlabelled = !labelled_ids.contains(&n.id));
     let graph = GraphData {
         nodes: nodes.into_values().collect(),
         relationships: edges
@@ -135,4 +159,77 @@ pub fn build(
         segments,
         distinct_texts: texts.len() as u64,
     })
+}
+
+/// Member nodes (all but the last) `member_of` the class node (the last).
+fn add_membership(
+    targets: &[Node],
+    nodes: &mut BTreeMap<String, Node>,
+    edges: &mut BTreeMap<(String, String, RelationType), Accumulated>,
+) {
+    let Some((class, members)) = targets.split_last() else {
+        return;
+    };
+    nodes
+        .entry(class.id.clone())
+        .or_insert_with(|| class.clone());
+    for member in members {
+        nodes
+            .entry(member.id.clone())
+            .or_insert_with(|| member.clone());
+        edges
+            .entry((member.id.clone(), class.id.clone(), RelationType::MemberOf))
+            .or_default();
+    }
+}
+
+/// Drug names the current labels' interaction, contraindication and warning texts give
+/// without a label of their own: members of example lists, interaction table rows, words with
+/// a USAN stem, and the
+/// curated generics (the vocabulary drops those that name a label).
+fn unlabelled_names(
+    snapshot: &Snapshot,
+    matcher: &Matcher,
+) -> Result<BTreeSet<String>, StoreError> {
+    let mut names = curated_names();
+    snapshot.visit_segments(|segment| {
+        let drug_section = matches!(
+            relation_of_section(segment.section_key),
+            Some(
+                RelationType::Interaction | RelationType::Contraindication | RelationType::Warning
+            )
+        );
+        if segment.current && drug_section {
+            let listed = listed_names(segment.text)
+                .into_iter()
+                .chain(table_row_names(segment.text))
+                .filter(|n| !is_plural(n) || has_usan_stem(n));
+            names.extend(listed.chain(stem_names(segment.text)));
+        }
+    })?;
+    names.retain(|name| !is_condition(name, matcher));
+    Ok(names)
+}
+
+/// A plural class word of a list ("antacids", "ssris"), not a drug's name ("tacrolimus").
+fn is_plural(word: &str) -> bool {
+    word.ends_with('s') && !word.ends_with("us")
+}
+
+/// Whether the condition vocabularies know `name` as a condition ("anaphylaxis", "syncope").
+fn is_condition(name: &str, matcher: &Matcher) -> bool {
+    matcher
+        .find(name, Purpose::Conditions)
+        .iter()
+        .any(|m| m.span == (0..name.len()))
+}
+
+fn names_digest(names: &BTreeSet<String>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for name in names {
+        hasher.update(name.as_bytes());
+        hasher.update(b"\n");
+    }
+    format!("{:x}", hasher.finalize())
 }

@@ -4,11 +4,16 @@
 
 pub mod analysis;
 pub mod build;
+mod common;
+pub mod enzymes;
 pub mod model;
+pub mod names;
 pub mod question;
 pub mod reason;
 pub mod relations;
 pub mod service;
+pub mod severity;
+pub mod verdict;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -68,8 +73,10 @@ impl Reasoner {
         vocabulary: &DrugVocabulary,
         labels: &[Arc<LabelMeta>],
     ) -> GraphQuestion {
+        let is_unlabelled = |word: &str| self.graph.is_unlabelled_drug(word);
         let understander = Understander {
             drugs: Drugs::new(vocabulary, labels),
+            is_unlabelled: &is_unlabelled,
             matcher: &self.matcher,
             synonyms: &self.synonyms,
         };

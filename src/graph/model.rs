@@ -1,5 +1,6 @@
 //! The knowledge graph as stored in a generation (`graph.json`) and as Neo4j would hold it:
-//! Drug, DrugClass and Condition nodes; typed relationships with a severity and the
+//! Drug (labelled or only named in other labels' text), DrugClass (FDA classes, curated
+//! classes, enzyme/transporter classes with strength), Condition and Population nodes; typed relationships with a severity and the
 //! fingerprints of the segments that state them. Data and (de)serialisation only.
 
 use std::path::Path;
@@ -16,25 +17,40 @@ pub enum NodeKind {
     Drug,
     DrugClass,
     Condition,
+    /// A population or setting: pregnancy, lactation, pediatric or geriatric patients, CABG
+    /// surgery, hepatic or renal impairment with its grade.
+    Population,
 }
 
 impl NodeKind {
+    pub const ALL: [NodeKind; 4] = [
+        Self::Drug,
+        Self::DrugClass,
+        Self::Condition,
+        Self::Population,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Drug => "drug",
             Self::DrugClass => "drug_class",
             Self::Condition => "condition",
+            Self::Population => "population",
         }
     }
 }
 
-/// A node: `id` is `drug:<generic name>`, `class:<class name>` (both lowercase), or the
-/// condition's vocabulary id (`DOID:…`, `SYMP:…`) or drugcite id (`drugcite:…`).
+/// A node: `id` is `drug:<generic name>`, `class:<class name>`, `population:<name>` (all
+/// lowercase), or the condition's vocabulary id (`DOID:…`, `SYMP:…`) or drugcite id
+/// (`drugcite:…`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Node {
     pub id: String,
     pub kind: NodeKind,
     pub name: String,
+    /// A drug the index has no label of its own for, known from other labels' text.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unlabelled: bool,
 }
 
 impl Node {
@@ -43,6 +59,24 @@ impl Node {
             id: format!("drug:{name}"),
             kind: NodeKind::Drug,
             name: name.to_owned(),
+            unlabelled: false,
+        }
+    }
+
+    /// A drug named in label text that has no label in the index.
+    pub fn unlabelled_drug(name: &str) -> Self {
+        Self {
+            unlabelled: true,
+            ..Self::drug(name)
+        }
+    }
+
+    pub fn population(name: &str) -> Self {
+        Self {
+            id: format!("population:{name}"),
+            kind: NodeKind::Population,
+            name: name.to_owned(),
+            unlabelled: false,
         }
     }
 
@@ -51,6 +85,7 @@ impl Node {
             id: format!("class:{name}"),
             kind: NodeKind::DrugClass,
             name: name.to_owned(),
+            unlabelled: false,
         }
     }
 
@@ -59,6 +94,7 @@ impl Node {
             id: id.to_owned(),
             kind: NodeKind::Condition,
             name: name.to_owned(),
+            unlabelled: false,
         }
     }
 }

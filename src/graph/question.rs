@@ -3,7 +3,9 @@
 //! about and which condition each relation word governs, whether it asks "which drugs", for
 //! boxed warnings only, or for what several drugs share. Each drug, class and condition is
 //! kept once, and at most `MAX_NAMED` of each, so a long question costs no more to answer
-//! than a short one. Pure: no traversal here.
+//! than a short one. Also: drugs without a label (graph nodes known from other labels' text),
+//! enzyme classes ("strong CYP3A4 inhibitors"), populations ("in pregnancy") as conditions,
+//! and the question's form (yes/no, common side effects). Pure: no traversal here.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -11,10 +13,13 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::build::target_nodes;
+use super::enzymes::{enzyme_classes, question_class_names};
 use super::model::{Node, RelationType};
 use super::relations::{Drugs, Target};
 use crate::conditions::{Matcher, Purpose};
 use crate::curated::ConditionSynonyms;
+use crate::search::understanding::form::{question_form, QuestionForm};
+use crate::search::understanding::populations::{covered_names, populations};
 use crate::search::understanding::DrugMention;
 use crate::text::{key_of, occurrences, words, WordEdge};
 
@@ -32,7 +37,7 @@ static INTENTS: LazyLock<Vec<(Regex, &'static [RelationType])>> = LazyLock::new(
             &[RelationType::Contraindication],
         ),
         intent(
-            r"interact\w*|taken with|combined with|together with|in combination with|co-?administ\w*",
+            r"interact\w*|(?:taken|take|used|use|given|give|safe)(?: together)? with|combined with|together with|in combination with|co-?administ\w*|concomitant\w*",
             &[RelationType::Interaction],
         ),
         intent(
@@ -148,6 +153,8 @@ pub struct NamedCondition {
     pub name: String,
     /// Normalised keys (see `conditions::text::key_of`) of every phrase of the condition.
     pub keys: Vec<String>,
+    /// Node ids it stands for besides those matched by `keys` (a population's nodes).
+    pub ids: Vec<String>,
     pub relations: Vec<RelationType>,
 }
 
@@ -163,6 +170,9 @@ pub struct GraphQuestion {
     pub shared: bool,
     /// Content words nothing above accounts for.
     pub unrecognized: Vec<String>,
+    pub form: QuestionForm,
+    /// Names of the drugs named that have no label in the index (they are partners).
+    pub unlabelled: Vec<String>,
 }
 
 impl GraphQuestion {
@@ -181,6 +191,8 @@ impl GraphQuestion {
 /// What understanding needs from the live index and the curated data.
 pub struct Understander<'a> {
     pub drugs: Drugs<'a>,
+    /// Whether a word is the name of an unlabelled drug node of the graph.
+    pub is_unlabelled: &'a dyn Fn(&str) -> bool,
     pub matcher: &'a Matcher,
     pub synonyms: &'a [ConditionSynonyms],
 }
@@ -191,13 +203,30 @@ impl Understander<'_> {
         let intents = intent_spans(&lower);
         let mut covered: Vec<Range<usize>> = intents.iter().map(|(span, _)| span.clone()).collect();
         let mentions = self.drugs.vocabulary().understand(&lower);
-        let drugs = self.named_drugs(&lower, mentions.drugs, &mut covered);
-        let conditions = self.named_conditions(&lower, &intents, &mut covered);
+        let mut drugs = self.named_drugs(&lower, mentions.drugs, &mut covered);
+        drugs.extend(enzyme_drugs(&lower, &mut covered));
+        let unlabelled = self.unlabelled(&lower, mentions.unlabelled_drugs, &mut covered);
+        drugs.extend(unlabelled.iter().map(|name| NamedDrug {
+            nodes: vec![Node::unlabelled_drug(name)],
+            is_class: false,
+        }));
+        drugs.truncate(MAX_NAMED);
+        let mut conditions = self.named_populations(&lower, &intents, &mut covered);
+        conditions.extend(self.named_conditions(&lower, &intents, &mut covered));
+        conditions.truncate(MAX_NAMED);
         let mut relation_types = Vec::new();
         for kind in intents.iter().flat_map(|(_, kinds)| kinds.iter()) {
             if !relation_types.contains(kind) {
                 relation_types.push(*kind);
             }
+        }
+        let form = question_form(question);
+        let two_drugs = drugs.len() > 1 && conditions.is_empty();
+        if form == QuestionForm::YesNo && two_drugs && relation_types.is_empty() {
+            relation_types = vec![RelationType::Contraindication, RelationType::Interaction];
+        }
+        if form == QuestionForm::CommonSideEffects {
+            relation_types.retain(|k| *k != RelationType::Warning);
         }
         GraphQuestion {
             drugs,
@@ -207,7 +236,33 @@ impl Understander<'_> {
             boxed_only: BOXED.is_match(&lower),
             shared: SHARED.is_match(&lower),
             unrecognized: unrecognized(&lower, &covered),
+            form,
+            unlabelled,
         }
+    }
+
+    /// The drugs without a label the question names: those the vocabulary knows, and words
+    /// that are unlabelled drug nodes of the graph.
+    fn unlabelled(
+        &self,
+        lower: &str,
+        known: Vec<String>,
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<String> {
+        let mut names = known;
+        for word in words(lower) {
+            let text = &lower[word.span.clone()];
+            let is_covered = covered
+                .iter()
+                .any(|r| r.start <= word.span.start && word.span.end <= r.end);
+            if !is_covered && !names.iter().any(|n| n == text) && (self.is_unlabelled)(text) {
+                names.push(text.to_owned());
+            }
+        }
+        for name in &names {
+            covered.extend(phrase_spans(lower, name));
+        }
+        names
     }
 
     fn named_drugs(
@@ -235,6 +290,44 @@ impl Understander<'_> {
             }
         }
         named
+    }
+
+    /// Populations and settings the question names, as conditions standing for population nodes
+    /// and for the conditions of the same words ("renal impairment").
+    fn named_populations(
+        &self,
+        lower: &str,
+        intents: &[(Range<usize>, &'static [RelationType])],
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<NamedCondition> {
+        populations(lower)
+            .into_iter()
+            .map(|mention| {
+                covered.push(mention.span.clone());
+                NamedCondition {
+                    text: lower[mention.span.clone()].to_owned(),
+                    ids: covered_names(&mention.name)
+                        .iter()
+                        .map(|n| Node::population(n).id)
+                        .collect(),
+                    keys: self.phrases_of(base_name(&mention.name)),
+                    relations: governing_relations(intents, &mention.span),
+                    name: mention.name,
+                }
+            })
+            .collect()
+    }
+
+    /// Normalised keys of `name` and of its curated synonyms.
+    fn phrases_of(&self, name: &str) -> Vec<String> {
+        let key = key_of(name);
+        self.synonyms
+            .iter()
+            .find(|g| g.phrases.iter().any(|p| key_of(p) == key))
+            .map_or_else(
+                || vec![key.clone()],
+                |g| g.phrases.iter().map(|p| key_of(p)).collect(),
+            )
     }
 
     fn named_conditions(
@@ -275,6 +368,7 @@ impl Understander<'_> {
                     text: lower[span.clone()].to_owned(),
                     name,
                     keys,
+                    ids: Vec::new(),
                     relations: governing_relations(intents, &span),
                 },
             );
@@ -282,6 +376,29 @@ impl Understander<'_> {
         covered.extend(taken);
         named
     }
+}
+
+/// Enzyme and transporter classes the question names, as classes standing for every class
+/// node of the graph they cover (see `enzymes::question_class_names`).
+fn enzyme_drugs(lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> {
+    enzyme_classes(lower)
+        .into_iter()
+        .map(|class| {
+            covered.push(class.span.clone());
+            NamedDrug {
+                nodes: question_class_names(&class)
+                    .iter()
+                    .map(|n| Node::class(n))
+                    .collect(),
+                is_class: true,
+            }
+        })
+        .collect()
+}
+
+/// A population's name without its grade: the condition words it shares with the vocabularies.
+fn base_name(name: &str) -> &str {
+    name.split_once(" (").map_or(name, |(base, _)| base)
 }
 
 /// Adds a condition unless the same one is already named with the same relation types (a

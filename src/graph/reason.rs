@@ -1,9 +1,11 @@
 //! Multi-hop answers over the knowledge graph held in petgraph: relationships of the drugs a
 //! question names, or the drugs that satisfy every constraint of a "which drugs" question,
 //! each with the hop chains that led to it; ranked by severity, then evidence, in a stable
-//! order. Knows nothing about segment text; evidence stays fingerprints here.
+//! order. A yes/no question that finds nothing of the relation it asks about is answered with
+//! what the graph does state between the two (where the term actually sits). Knows nothing
+//! about segment text; evidence stays fingerprints here.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -11,6 +13,7 @@ use petgraph::Direction;
 
 use super::model::{Evidence, GraphData, Node, NodeKind, RelationType, Severity};
 use super::question::{GraphQuestion, NamedCondition, NamedDrug};
+use crate::search::understanding::form::QuestionForm;
 use crate::text::{key_contains, key_of};
 
 /// The relation types answered when a question names none.
@@ -89,6 +92,21 @@ impl KnowledgeGraph {
         }
     }
 
+    /// Whether `word` names a drug node without a label of its own.
+    pub fn is_unlabelled_drug(&self, word: &str) -> bool {
+        self.by_id
+            .get(&format!("drug:{word}"))
+            .is_some_and(|&i| self.graph[i].unlabelled)
+    }
+
+    /// The names of the drug nodes without a label of their own.
+    pub fn unlabelled_drugs(&self) -> impl Iterator<Item = String> + '_ {
+        self.graph
+            .node_weights()
+            .filter(|n| n.unlabelled)
+            .map(|n| n.name.clone())
+    }
+
     pub fn node_count(&self) -> usize {
         self.graph.node_count()
     }
@@ -104,13 +122,20 @@ impl KnowledgeGraph {
         max_hops: usize,
         limit: usize,
     ) -> Vec<Found<'_>> {
-        let mut found = if question.asks_which {
+        let mut found = self.answer_as_asked(question, max_hops);
+        if found.is_empty() && question.form == QuestionForm::YesNo {
+            found = self.answer_as_asked(&widened(question), max_hops);
+        }
+        found.truncate(limit);
+        found
+    }
+
+    fn answer_as_asked(&self, question: &GraphQuestion, max_hops: usize) -> Vec<Found<'_>> {
+        if question.asks_which {
             self.which_drugs(question, max_hops)
         } else {
             self.about_subjects(question, max_hops)
-        };
-        found.truncate(limit);
-        found
+        }
     }
 
     /// Relationships of the drugs the question is about (members of a class named as subject).
@@ -167,7 +192,10 @@ impl KnowledgeGraph {
     }
 
     /// Drugs meeting every constraint: candidates are all drugs, or a named class's members
-    /// when the class is asked about ("which SSRIs …").
+    /// when the class is asked about ("which SSRIs …"). With a class as partner ("which drugs
+    /// are contraindicated with strong CYP3A inhibitors"), drugs whose labels name the class
+    /// itself come before those reached through one of its members; when the question asks for
+    /// contraindications (not interactions), drugs whose chain is a contraindication come first.
     fn which_drugs(&self, question: &GraphQuestion, max_hops: usize) -> Vec<Found<'_>> {
         let mut partners: Vec<&NamedDrug> = question.drugs.iter().collect();
         let candidates: Vec<(NodeIndex, Vec<Hop>)> = match partners.first().copied() {
@@ -221,9 +249,28 @@ impl KnowledgeGraph {
                 answers.push(best);
             }
         }
+        let direct_first = partners.iter().any(|p| p.is_class);
+        let chain_length = |answer: &[Found]| -> usize {
+            if direct_first {
+                answer.iter().map(|f| f.path.len()).sum()
+            } else {
+                0
+            }
+        };
+        let unasked = |answer: &[Found]| -> usize {
+            let asks_interaction = question.relation_types.contains(&RelationType::Interaction);
+            let asked = |f: &&Found| question.relation_types.contains(&f.edge.kind);
+            if asks_interaction || question.relation_types.is_empty() {
+                0
+            } else {
+                answer.iter().filter(|f| !asked(f)).count()
+            }
+        };
         answers.sort_by(|a, b| {
-            answer_strength(b)
-                .cmp(&answer_strength(a))
+            unasked(a)
+                .cmp(&unasked(b))
+                .then_with(|| chain_length(a).cmp(&chain_length(b)))
+                .then_with(|| answer_strength(b).cmp(&answer_strength(a)))
                 .then_with(|| a[0].drug.name.cmp(&b[0].drug.name))
         });
         answers.into_iter().flatten().collect()
@@ -307,8 +354,13 @@ impl KnowledgeGraph {
             .collect()
     }
 
-    /// The condition nodes whose name contains one of a named condition's phrases.
+    /// The condition nodes whose name contains one of a named condition's phrases, or the
+    /// nodes it names by id (a population).
     fn matched(&self, condition: &NamedCondition) -> Matched {
+        let named = condition
+            .ids
+            .iter()
+            .filter_map(|id| self.by_id.get(id).copied());
         let nodes = self
             .condition_keys
             .iter()
@@ -318,115 +370,12 @@ impl KnowledgeGraph {
                     .is_some_and(|key| condition.keys.iter().any(|k| key_contains(key, k)))
             })
             .map(|(i, _)| NodeIndex::new(i))
+            .chain(named)
             .collect();
         Matched {
             nodes,
             relations: condition.relations.clone(),
         }
-    }
-
-    /// Every drug an interaction chain from `partner` reaches within `budget` steps (an
-    /// interaction or drug contraindication edge once, class memberships around it), with the
-    /// walks that reach it (see `walk_interactions`).
-    fn reach(&self, partner: &NamedDrug, budget: usize) -> HashMap<NodeIndex, Vec<Walk>> {
-        let mut reached: HashMap<NodeIndex, Vec<Walk>> = HashMap::new();
-        for node in &partner.nodes {
-            let Some(&start) = self.by_id.get(&node.id) else {
-                continue;
-            };
-            for (end, walk) in self.walk_interactions(start, budget) {
-                reached.entry(end).or_default().push(walk);
-            }
-        }
-        reached
-    }
-
-    /// The interactions by which `reach` gets to `drug` in at most `budget` steps, each with
-    /// its chain after `lead`.
-    fn chains_to(
-        &self,
-        reach: &HashMap<NodeIndex, Vec<Walk>>,
-        drug: NodeIndex,
-        budget: usize,
-        lead: &[Hop],
-    ) -> Vec<Found<'_>> {
-        let walks = reach.get(&drug).into_iter().flatten();
-        walks
-            .filter(|walk| walk.len() <= budget)
-            .filter_map(|walk| {
-                let &(edge, _, _) = walk.iter().find(|(e, _, _)| self.is_drug_relation(*e))?;
-                let (from, to) = self.graph.edge_endpoints(edge)?;
-                let mut path = lead.to_vec();
-                path.extend(walk.iter().map(|&(e, a, b)| self.step(e, a, b)));
-                Some(Found {
-                    drug: &self.graph[from],
-                    target: &self.graph[to],
-                    edge: &self.graph[edge],
-                    path,
-                })
-            })
-            .collect()
-    }
-
-    /// An interaction, or a contraindication with a drug or class ("contraindicated with MAO
-    /// inhibitors"): the edges a chain between two drugs may use once.
-    fn is_drug_relation(&self, edge: EdgeIndex) -> bool {
-        let to_drug = self
-            .graph
-            .edge_endpoints(edge)
-            .is_some_and(|(_, to)| self.graph[to].kind != NodeKind::Condition);
-        match self.graph[edge].kind {
-            RelationType::Interaction => true,
-            RelationType::Contraindication => to_drug,
-            _ => false,
-        }
-    }
-
-    /// Breadth-first walks from `start` over interaction edges (one at most per walk) and
-    /// member_of edges (either way); every drug reached after its interaction edge, with the
-    /// first (shortest) walk to it as (edge, from, to) steps.
-    fn walk_interactions(&self, start: NodeIndex, budget: usize) -> Vec<(NodeIndex, Walk)> {
-        let mut seen: HashSet<(NodeIndex, bool)> = HashSet::from([(start, false)]);
-        let mut queue = VecDeque::from([(start, false, Vec::new())]);
-        let mut reached = Vec::new();
-        while let Some((node, used, steps)) = queue.pop_front() {
-            if used && self.graph[node].kind == NodeKind::Drug {
-                reached.push((node, steps.clone()));
-            }
-            if steps.len() >= budget {
-                continue;
-            }
-            let edges = self
-                .graph
-                .edges_directed(node, Direction::Outgoing)
-                .map(|e| (e.id(), e.target()))
-                .chain(
-                    self.graph
-                        .edges_directed(node, Direction::Incoming)
-                        .map(|e| (e.id(), e.source())),
-                );
-            let mut next: Vec<(EdgeIndex, NodeIndex)> = edges.collect();
-            next.sort_by(|a, b| {
-                self.graph[a.1]
-                    .id
-                    .cmp(&self.graph[b.1].id)
-                    .then(a.0.cmp(&b.0))
-            });
-            for (edge, other) in next {
-                let kind = self.graph[edge].kind;
-                let interaction = self.is_drug_relation(edge);
-                if (interaction && used) || !(interaction || kind == RelationType::MemberOf) {
-                    continue;
-                }
-                let state = (other, used || interaction);
-                if seen.insert(state) {
-                    let mut steps = steps.clone();
-                    steps.push((edge, node, other));
-                    queue.push_back((other, state.1, steps));
-                }
-            }
-        }
-        reached
     }
 
     fn found(
@@ -471,6 +420,18 @@ impl KnowledgeGraph {
     }
 }
 
+/// The question with every relation type asked, for every condition too: what the graph
+/// states between the things a yes/no question names when it does not state what was asked.
+fn widened(question: &GraphQuestion) -> GraphQuestion {
+    let all: Vec<RelationType> = DEFAULT_TYPES.to_vec();
+    let mut wide = question.clone();
+    wide.relation_types.clone_from(&all);
+    for condition in &mut wide.conditions {
+        condition.relations.clone_from(&all);
+    }
+    wide
+}
+
 /// The named drugs and classes a question is about: all when it compares them ("share"), else
 /// the first one (the others are partners).
 fn subjects_of(question: &GraphQuestion) -> Vec<&NamedDrug> {
@@ -496,300 +457,9 @@ fn boxed_ok(edge: &Edge, boxed_only: bool) -> bool {
     !boxed_only || edge.evidence.iter().any(|e| e.section == "boxed_warning")
 }
 
-/// Keeps, in every group, only relationships whose target every group reaches.
-fn keep_shared_targets(groups: &mut [Vec<Found>]) {
-    let targets =
-        |g: &Vec<Found>| -> BTreeSet<String> { g.iter().map(|f| f.target.id.clone()).collect() };
-    let mut common = targets(&groups[0]);
-    for group in groups.iter().skip(1) {
-        common = common.intersection(&targets(group)).cloned().collect();
-    }
-    for group in groups.iter_mut() {
-        group.retain(|f| common.contains(&f.target.id));
-    }
-}
-
-/// The strongest of one constraint's relationships (shortest chain among equals).
-fn strongest(mut found: Vec<Found>) -> Option<Found> {
-    rank(&mut found);
-    found.into_iter().next()
-}
-
-/// Brings each shared target's relationships together, targets in the order of their
-/// strongest relationship (the ranked order of `found`).
-fn group_by_target(found: &mut [Found]) {
-    let mut first_seen: HashMap<String, usize> = HashMap::new();
-    for (at, f) in found.iter().enumerate() {
-        first_seen.entry(f.target.id.clone()).or_insert(at);
-    }
-    found.sort_by_key(|f| first_seen[&f.target.id]);
-}
-
-fn strength(found: &Found) -> (Option<Severity>, usize) {
-    (found.edge.severity, found.edge.evidence.len())
-}
-
-fn answer_strength(answer: &[Found]) -> (Option<Severity>, usize) {
-    let severity = answer.iter().map(|f| f.edge.severity).max().flatten();
-    (severity, answer.iter().map(|f| f.edge.evidence.len()).sum())
-}
-
-/// Severity first, then evidence strength (number of stating segments), then names and type:
-/// the same order for the same graph every time. Repeated relationships are dropped.
-fn rank(found: &mut Vec<Found>) {
-    found.sort_by(|a, b| {
-        strength(b)
-            .cmp(&strength(a))
-            .then_with(|| a.drug.name.cmp(&b.drug.name))
-            .then_with(|| a.target.name.cmp(&b.target.name))
-            .then_with(|| a.edge.kind.cmp(&b.edge.kind))
-            .then_with(|| a.path.len().cmp(&b.path.len()))
-    });
-    let mut seen = BTreeMap::new();
-    found.retain(|f| {
-        seen.insert((f.drug.id.clone(), f.target.id.clone(), f.edge.kind), ())
-            .is_none()
-    });
-}
-
+mod rank;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::Fingerprint;
-    use crate::graph::model::Relationship;
+mod tests;
+mod walk;
 
-    fn evidence(n: u64, section: &str) -> Vec<Evidence> {
-        (0..n)
-            .map(|i| Evidence {
-                fingerprint: Fingerprint::from_halves(i, n),
-                section: section.into(),
-            })
-            .collect()
-    }
-
-    fn edge(
-        from: &str,
-        to: &str,
-        kind: RelationType,
-        severity: Option<Severity>,
-        n: u64,
-        section: &str,
-    ) -> Relationship {
-        Relationship {
-            from: from.into(),
-            to: to.into(),
-            kind,
-            severity,
-            evidence: evidence(n, section),
-        }
-    }
-
-    /// b interacts with class k, whose members are a and c; a causes bleeding (life-
-    /// threatening), c has a boxed warning about gastrointestinal bleeding; a and b cause nausea.
-    fn graph() -> KnowledgeGraph {
-        use RelationType::*;
-        KnowledgeGraph::new(GraphData {
-            nodes: vec![
-                Node::drug("a"),
-                Node::drug("b"),
-                Node::drug("c"),
-                Node::class("k"),
-                Node::condition("DOID:1", "bleeding"),
-                Node::condition("DOID:2", "gastrointestinal bleeding"),
-                Node::condition("DOID:3", "nausea"),
-            ],
-            relationships: vec![
-                edge(
-                    "drug:a",
-                    "DOID:1",
-                    AdverseReaction,
-                    Some(Severity::LifeThreatening),
-                    2,
-                    "adverse_reactions",
-                ),
-                edge(
-                    "drug:c",
-                    "DOID:2",
-                    Warning,
-                    Some(Severity::Serious),
-                    1,
-                    "boxed_warning",
-                ),
-                edge(
-                    "drug:b",
-                    "class:k",
-                    Interaction,
-                    Some(Severity::Moderate),
-                    1,
-                    "drug_interactions",
-                ),
-                edge("drug:a", "class:k", MemberOf, None, 0, ""),
-                edge("drug:c", "class:k", MemberOf, None, 0, ""),
-                edge(
-                    "drug:a",
-                    "DOID:3",
-                    AdverseReaction,
-                    None,
-                    1,
-                    "adverse_reactions",
-                ),
-                edge(
-                    "drug:b",
-                    "DOID:3",
-                    AdverseReaction,
-                    None,
-                    3,
-                    "adverse_reactions",
-                ),
-            ],
-        })
-    }
-
-    fn named(name: &str, class: bool) -> NamedDrug {
-        NamedDrug {
-            nodes: vec![if class {
-                Node::class(name)
-            } else {
-                Node::drug(name)
-            }],
-            is_class: class,
-        }
-    }
-
-    fn condition(name: &str, relations: &[RelationType]) -> NamedCondition {
-        NamedCondition {
-            text: name.into(),
-            name: name.into(),
-            keys: vec![key_of(name)],
-            relations: relations.to_vec(),
-        }
-    }
-
-    fn summary(found: &[Found]) -> Vec<(String, &'static str, String, usize)> {
-        found
-            .iter()
-            .map(|f| {
-                (
-                    f.drug.name.clone(),
-                    f.edge.kind.as_str(),
-                    f.target.name.clone(),
-                    f.path.len(),
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn which_drugs_interact_through_a_class_and_cause_a_condition() {
-        let question = GraphQuestion {
-            drugs: vec![named("b", false)],
-            conditions: vec![condition(
-                "bleeding",
-                &[RelationType::AdverseReaction, RelationType::Warning],
-            )],
-            relation_types: vec![RelationType::Interaction, RelationType::AdverseReaction],
-            asks_which: true,
-            ..GraphQuestion::default()
-        };
-        let graph = graph();
-        let found = graph.answer(&question, 2, 10);
-        assert_eq!(
-            summary(&found),
-            [
-                ("a".into(), "adverse_reaction", "bleeding".into(), 1),
-                ("b".into(), "interaction", "k".into(), 2),
-                ("c".into(), "warning", "gastrointestinal bleeding".into(), 1),
-                ("b".into(), "interaction", "k".into(), 2),
-            ]
-        );
-        assert_eq!(found[1].path[1].kind, "has_member");
-        assert!(
-            graph.answer(&question, 1, 10).is_empty(),
-            "the class step needs a second hop"
-        );
-    }
-
-    #[test]
-    fn a_contraindication_with_a_class_links_drugs_like_an_interaction() {
-        let data = GraphData {
-            nodes: vec![
-                Node::drug("a"),
-                Node::drug("d"),
-                Node::class("k"),
-                Node::condition("DOID:3", "nausea"),
-            ],
-            relationships: vec![
-                edge(
-                    "drug:d",
-                    "class:k",
-                    RelationType::Contraindication,
-                    Some(Severity::Serious),
-                    1,
-                    "contraindications",
-                ),
-                edge(
-                    "drug:d",
-                    "DOID:3",
-                    RelationType::Contraindication,
-                    Some(Severity::Serious),
-                    1,
-                    "contraindications",
-                ),
-                edge("drug:a", "class:k", RelationType::MemberOf, None, 0, ""),
-            ],
-        };
-        let graph = KnowledgeGraph::new(data);
-        let question = GraphQuestion {
-            drugs: vec![named("k", true)],
-            relation_types: vec![RelationType::Contraindication],
-            asks_which: true,
-            ..GraphQuestion::default()
-        };
-        let found = graph.answer(&question, 2, 10);
-        assert_eq!(
-            summary(&found),
-            [("d".into(), "contraindication", "k".into(), 1)]
-        );
-    }
-
-    #[test]
-    fn a_class_subject_reaches_its_members_and_boxed_only_keeps_boxed_evidence() {
-        let question = GraphQuestion {
-            drugs: vec![named("k", true)],
-            conditions: vec![condition("bleeding", &[RelationType::Warning])],
-            relation_types: vec![RelationType::Warning],
-            boxed_only: true,
-            ..GraphQuestion::default()
-        };
-        let graph = graph();
-        let found = graph.answer(&question, 2, 10);
-        assert_eq!(
-            summary(&found),
-            [("c".into(), "warning", "gastrointestinal bleeding".into(), 2)]
-        );
-        assert!(graph.answer(&question, 1, 10).is_empty());
-    }
-
-    #[test]
-    fn shared_keeps_targets_every_drug_reaches_and_ranking_is_stable() {
-        let question = GraphQuestion {
-            drugs: vec![named("a", false), named("b", false)],
-            relation_types: vec![RelationType::AdverseReaction],
-            shared: true,
-            ..GraphQuestion::default()
-        };
-        let graph = graph();
-        let found = graph.answer(&question, 2, 10);
-        assert_eq!(
-            summary(&found),
-            [
-                ("b".into(), "adverse_reaction", "nausea".into(), 1),
-                ("a".into(), "adverse_reaction", "nausea".into(), 1),
-            ]
-        );
-        assert_eq!(
-            summary(&graph.answer(&question, 2, 1)),
-            summary(&found[..1])
-        );
-    }
-}
+use rank::{answer_strength, group_by_target, keep_shared_targets, rank, strongest};

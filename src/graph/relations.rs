@@ -1,72 +1,34 @@
 //! What one label segment states about its drug: the relation its section implies, the
 //! conditions, drugs and classes it names, read sentence by sentence with negation ("no cases
 //! of X were reported"), hedges ("not recommended" is a warning, not a contraindication) and
-//! the severity rules below. Pure text work; the graph is assembled elsewhere.
-//!
-//! Severity of one statement (the highest rule that applies; a relationship takes the highest
-//! of its statements):
-//! - life_threatening: the sentence says fatal, death(s), died, lethal, mortality or
-//!   life-threatening;
-//! - serious: a boxed warning; a contraindication; an interaction the label says to avoid or
-//!   calls contraindicated; or the sentence says serious, severe, hospitalization, permanent,
-//!   irreversible, disabling or emergency;
-//! - moderate: a warning or precaution; any other interaction; or the sentence says moderate;
-//! - mild: an adverse reaction whose sentence says mild, transient or minor;
-//! - none (null): other adverse reactions and every indication.
+//! the severity rules of `severity.rs`. Also: populations and settings as targets, enzyme
+//! classes and the members a label lists for them, drugs without a label of their own, and a
+//! contraindication's target is what it is about, not the reason given for it ("taking
+//! pimozide because of the risk of QT prolongation": pimozide, not QT prolongation). Pure text
+//! work; the graph is assembled elsewhere.
 
 use std::ops::Range;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
+use regex::Regex;
+
+use super::enzymes::enzyme_classes;
 use super::model::{RelationType, Severity};
+use super::severity::{is_negated, severity};
 use crate::conditions::{Matcher, Purpose, SectionGroup};
 use crate::label::LabelMeta;
+use crate::search::understanding::populations::populations;
 use crate::search::understanding::{name_parts, DrugVocabulary};
-use crate::text::{contains_any_word, hyphenated_words};
+use crate::text::contains_any_word;
 
-const LIFE_THREATENING: &[&str] = &[
-    "fatal",
-    "fatalities",
-    "death",
-    "deaths",
-    "died",
-    "lethal",
-    "mortality",
-    "life-threatening",
-    "life threatening",
-];
-const SERIOUS: &[&str] = &[
-    "serious",
-    "severe",
-    "hospitalization",
-    "hospitalisation",
-    "hospitalized",
-    "permanent",
-    "irreversible",
-    "disabling",
-    "emergency",
-];
-const MILD: &[&str] = &["mild", "transient", "minor"];
-/// Words before a condition that deny it ("no", "without"); "not" counts unless it is an
-/// instruction ("do not use") or a hedge ("not recommended").
-const NEGATIONS: &[&str] = &[
-    "no", "without", "absence", "neither", "nor", "denied", "never",
-];
-const INSTRUCTING: &[&str] = &["do", "does", "should", "must", "may", "can", "could", "did"];
-const HEDGED_BY_NOT: &[&str] = &["recommended", "advised", "established", "known"];
-/// How many words before a condition a negation reaches.
-const NEGATION_REACH: usize = 6;
-/// After a condition, these deny it ("… was not observed").
-const DENIED_AFTER: &[&str] = &[
-    "not been reported",
-    "not reported",
-    "not observed",
-    "not been observed",
-    "not seen",
-    "not occur",
-    "no evidence",
-];
+/// In a contraindication, what follows one of these is the reason given, not a target.
+static REASON: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"\b(?:because|due to|owing to|since|as (?:this|it|these|they) (?:may|can|could)|(?:may|can|could|might) (?:cause|result|lead|increase|prolong)|resulting in|leading to|increases? the risk|increased risk|(?:the )?risk of)\b")
+        .expect("reason pattern")
+});
+
 /// A contraindications sentence with one of these states a caution, i.e. a warning.
 const HEDGES: &[&str] = &[
     "not recommended",
@@ -91,7 +53,6 @@ const NO_INTERACTION: &[&str] = &[
     "not expected",
     "unlikely",
 ];
-const AVOID: &[&str] = &["avoid", "contraindicated", "do not"];
 
 /// Words the vocabularies list as conditions that only qualify another ("fatal"); they set
 /// severity, never a relationship's target.
@@ -113,6 +74,15 @@ pub enum Target {
     Ingredient(String),
     /// Lowercase class name.
     Class(String),
+    /// A drug named in the text that has no label in the index (lowercase).
+    Unlabelled(String),
+    /// A population or setting (`populations.rs` canonical name).
+    Population(String),
+    /// `member` is listed in the text as one of the enzyme class `class` (kind `member_of`).
+    Member {
+        member: Box<Target>,
+        class: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,7 +121,8 @@ pub fn statements(
     let boxed = section_key == "boxed_warning";
     let mut out = Vec::new();
     for sentence in sentences(text) {
-        let lower = text[sentence.clone()].to_lowercase();
+        let sentence_text = &text[sentence];
+        let lower = sentence_text.to_lowercase();
         let kind = match section_kind {
             RelationType::Contraindication if contains_any_word(&lower, HEDGES) => {
                 RelationType::Warning
@@ -161,29 +132,70 @@ pub fn statements(
         if lower.contains("not contraindicated") {
             continue;
         }
+        let reason_at = (kind == RelationType::Contraindication)
+            .then(|| REASON.find(&lower).map(|m| m.start()))
+            .flatten()
+            .unwrap_or(lower.len());
+        let severity_of = |cues: &str| severity(kind, boxed, cues);
         if kind != RelationType::Interaction {
-            let sentence_text = &text[sentence.clone()];
-            for (target, around) in conditions(sentence_text, section_kind, matcher) {
-                let cues = sentence_text[around].to_lowercase();
-                out.push(Statement {
-                    target,
-                    kind,
-                    severity: severity(kind, boxed, &cues),
-                });
+            for (target, around, at) in conditions(sentence_text, section_kind, matcher) {
+                if at < reason_at {
+                    let cues = sentence_text[around].to_lowercase();
+                    out.push(Statement::new(target, kind, severity_of(&cues)));
+                }
             }
         }
-        let severity = severity(kind, boxed, &lower);
+        let severity = severity_of(&lower);
+        if matches!(kind, RelationType::Contraindication | RelationType::Warning) {
+            for population in populations(&lower)
+                .into_iter()
+                .filter(|p| p.span.start < reason_at)
+            {
+                out.push(Statement::new(
+                    Target::Population(population.name),
+                    kind,
+                    severity,
+                ));
+            }
+        }
         let names_drugs = matches!(
             section_kind,
             RelationType::Interaction | RelationType::Contraindication
         );
         if names_drugs && !contains_any_word(&lower, NO_INTERACTION) {
             for target in drug_targets(&lower, drugs) {
-                out.push(Statement {
-                    target,
-                    kind,
-                    severity,
-                });
+                out.push(Statement::new(target, kind, severity));
+            }
+        }
+        out.extend(enzyme_members(&lower, drugs));
+    }
+    out
+}
+
+impl Statement {
+    fn new(target: Target, kind: RelationType, severity: Option<Severity>) -> Self {
+        Self {
+            target,
+            kind,
+            severity,
+        }
+    }
+}
+
+/// The members a sentence lists for the enzyme classes it names, as `member_of` statements.
+fn enzyme_members(lower: &str, drugs: &Drugs) -> Vec<Statement> {
+    let mut out = Vec::new();
+    for class in enzyme_classes(lower) {
+        for member in &class.members {
+            let Some(target) = drugs.by_name(member) else {
+                continue;
+            };
+            for name in &class.names {
+                let target = Target::Member {
+                    member: Box::new(target.clone()),
+                    class: name.clone(),
+                };
+                out.push(Statement::new(target, RelationType::MemberOf, None));
             }
         }
     }
@@ -196,7 +208,7 @@ fn conditions(
     sentence: &str,
     section_kind: RelationType,
     matcher: &Matcher,
-) -> Vec<(Target, Range<usize>)> {
+) -> Vec<(Target, Range<usize>, usize)> {
     let purpose = match section_kind {
         RelationType::AdverseReaction => Purpose::AdverseReactions(SectionGroup::AdverseReactions),
         RelationType::Warning => Purpose::Outcomes,
@@ -213,7 +225,7 @@ fn conditions(
                 id: m.condition_id,
                 name: m.condition_name,
             };
-            (target, around)
+            (target, around, m.span.start)
         })
         .collect()
 }
@@ -251,17 +263,27 @@ pub struct Drugs<'a> {
 /// mixtures list dozens, "serotonin" among them).
 const MAX_INGREDIENTS: usize = 3;
 
+/// The drugs, classes, enzyme classes and unlabelled drugs a sentence names.
 fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
-    drugs
-        .vocabulary()
-        .understand(sentence)
+    let understood = drugs.vocabulary().understand(sentence);
+    let mut targets: Vec<Target> = understood
         .drugs
         .into_iter()
         .filter_map(|mention| match mention.class {
             Some(class) => Some(Target::Class(class)),
             None => drugs.named(&mention.word, &mention.labels),
         })
-        .collect()
+        .collect();
+    targets.extend(
+        understood
+            .unlabelled_drugs
+            .into_iter()
+            .map(Target::Unlabelled),
+    );
+    for class in enzyme_classes(sentence) {
+        targets.extend(class.names.into_iter().map(Target::Class));
+    }
+    targets
 }
 
 impl<'a> Drugs<'a> {
@@ -279,6 +301,19 @@ impl<'a> Drugs<'a> {
 
     pub fn labels(&self) -> &[Arc<LabelMeta>] {
         self.labels
+    }
+
+    /// What a one-word drug name of a text refers to: a label's drug, else an unlabelled drug.
+    pub fn by_name(&self, name: &str) -> Option<Target> {
+        let understood = self.vocabulary.understand(name);
+        if let Some(mention) = understood.drugs.into_iter().find(|m| m.class.is_none()) {
+            return self.named(&mention.word, &mention.labels);
+        }
+        understood
+            .unlabelled_drugs
+            .into_iter()
+            .next()
+            .map(Target::Unlabelled)
     }
 
     /// What a drug word of a text refers to: the single-ingredient labels it names (by
@@ -316,49 +351,6 @@ impl<'a> Drugs<'a> {
 
 fn first_word(name: &str) -> &str {
     name.split_whitespace().next().unwrap_or_default()
-}
-
-fn severity(kind: RelationType, boxed: bool, sentence: &str) -> Option<Severity> {
-    if kind == RelationType::Indication {
-        return None;
-    }
-    if contains_any_word(sentence, LIFE_THREATENING) {
-        return Some(Severity::LifeThreatening);
-    }
-    let serious_by_kind = boxed
-        || kind == RelationType::Contraindication
-        || (kind == RelationType::Interaction && contains_any_word(sentence, AVOID));
-    if serious_by_kind || contains_any_word(sentence, SERIOUS) {
-        return Some(Severity::Serious);
-    }
-    if matches!(kind, RelationType::Warning | RelationType::Interaction)
-        || contains_any_word(sentence, &["moderate"])
-    {
-        return Some(Severity::Moderate);
-    }
-    contains_any_word(sentence, MILD).then_some(Severity::Mild)
-}
-
-/// Whether the condition at `span` of `sentence` is denied by a negation before it (within
-/// reach) or a denial after it.
-fn is_negated(sentence: &str, span: Range<usize>) -> bool {
-    let before: Vec<String> = hyphenated_words(&sentence[..span.start])
-        .map(str::to_lowercase)
-        .collect();
-    let window = before.len().saturating_sub(NEGATION_REACH);
-    let negated_before = (window..before.len()).any(|at| {
-        let word = before[at].as_str();
-        if NEGATIONS.contains(&word) {
-            return true;
-        }
-        let instruction = at > 0 && INSTRUCTING.contains(&before[at - 1].as_str());
-        let hedge = before
-            .get(at + 1)
-            .is_some_and(|next| HEDGED_BY_NOT.contains(&next.as_str()));
-        word == "not" && !instruction && !hedge
-    });
-    let after = sentence[span.end..].to_lowercase();
-    negated_before || contains_any_word(&after, DENIED_AFTER)
 }
 
 /// Byte ranges of the sentences of `text`: split after `.`, `;`, `?`, `!` followed by white
@@ -444,6 +436,9 @@ mod tests {
                     Target::Drug(labels) => format!("drug {labels:?}"),
                     Target::Ingredient(name) => format!("ingredient {name}"),
                     Target::Class(name) => format!("class {name}"),
+                    Target::Unlabelled(name) => format!("unlabelled {name}"),
+                    Target::Population(name) => format!("population {name}"),
+                    Target::Member { member, class } => format!("{member:?} in {class}"),
                 };
                 (target, s.kind, s.severity)
             })
@@ -465,11 +460,44 @@ mod tests {
                     Some(Severity::Serious)
                 ),
                 (
+                    "population renal impairment".into(),
+                    RelationType::Contraindication,
+                    Some(Severity::Serious)
+                ),
+                (
                     "bleeding".into(),
                     RelationType::Warning,
                     Some(Severity::Moderate)
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn the_reason_given_is_not_the_target_and_enzyme_classes_are_targets() {
+        let found = statements_of(
+            "Contraindicated in pregnancy because of the risk of bleeding.",
+            "contraindications",
+        );
+        assert_eq!(
+            found,
+            [(
+                "population pregnancy".into(),
+                RelationType::Contraindication,
+                Some(Severity::Serious)
+            )]
+        );
+        let found = statements_of(
+            "Avoid strong CYP3A4 inhibitors (e.g., ketoconazole).",
+            "drug_interactions",
+        );
+        assert_eq!(
+            found,
+            [(
+                "class strong cyp3a inhibitors".into(),
+                RelationType::Interaction,
+                Some(Severity::Serious)
+            )]
         );
     }
 

@@ -1,7 +1,10 @@
 //! The graph service behind /v1/graph: reads a question, answers it over the live generation's
 //! graph (or the graph of the last completed Neo4j sync) and resolves each relationship's
 //! evidence through verify, one item per distinct text (copies under other labels named in its
-//! `also_in`). Owns the graph loaded from Neo4j; no HTTP, no ranking of search.
+//! `also_in`). Reads the evidence text for what the graph keeps as fingerprints: the
+//! instruction of an interaction, the verdict of a yes/no question, the label's own order of
+//! the most common side effects (`common.rs`). Owns the graph loaded from Neo4j; no HTTP, no
+//! ranking of search.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -9,12 +12,14 @@ use std::sync::{Arc, Mutex, TryLockError};
 
 use arc_swap::ArcSwapOption;
 
+use super::verdict::{instruction_about, verdict, Instruction, Verdict};
 use super::{Evidence, Found, GraphQuestion, Hop, Node, Reasoner, RelationType, Severity};
 use crate::domain::{Fingerprint, GraphLimit, MaxHops, Question, TextHash};
 use crate::engine::EngineError;
 use crate::live::{Live, LiveIndex};
 use crate::neo4j::SyncWatch;
 use crate::search::collapse::{searchable, AlsoIn};
+use crate::search::understanding::form::QuestionForm;
 use crate::store::{io_error, StoredSegment};
 use crate::verify::{Verification, Verifier};
 
@@ -31,6 +36,8 @@ pub struct EvidenceText {
 pub struct GraphAnswer {
     pub understood: GraphQuestion,
     pub relationships: Vec<AnsweredRelationship>,
+    /// A yes/no question about two named things: what the labels state between them.
+    pub verdict: Option<Verdict>,
 }
 
 pub struct AnsweredRelationship {
@@ -42,6 +49,8 @@ pub struct AnsweredRelationship {
     pub evidence: Vec<EvidenceText>,
     /// How many distinct texts state it in all.
     pub evidence_count: usize,
+    /// Interactions and contraindications with a drug or class: what the label says to do.
+    pub instruction: Option<Instruction>,
     /// The hop chain from the question's anchor to this relationship.
     pub path: Vec<Hop>,
 }
@@ -104,17 +113,36 @@ impl GraphService {
         let live = self.index.current();
         let understood =
             reasoner.understand(question.as_str(), &live.vocabulary, live.snapshot.labels());
-        let found = reasoner
+        let common = understood.form == QuestionForm::CommonSideEffects;
+        let considered = if common { usize::MAX } else { limit.get() };
+        let mut found = reasoner
             .graph()
-            .answer(&understood, max_hops.get(), limit.get());
-        let relationships = found
+            .answer(&understood, max_hops.get(), considered);
+        if common {
+            self.order_by_label_frequency(&mut found)?;
+            found.truncate(limit.get());
+        }
+        let relationships: Vec<AnsweredRelationship> = found
             .iter()
             .map(|f| self.answered(&live, f, understood.boxed_only))
             .collect::<Result<_, _>>()?;
+        let verdict = asks_verdict(&understood).then(|| {
+            let two_drugs = understood.conditions.is_empty();
+            verdict(
+                relationships.iter().map(|r| (r.kind, r.instruction)),
+                two_drugs,
+            )
+        });
         Ok(GraphAnswer {
             understood,
             relationships,
+            verdict,
         })
+    }
+
+    /// The segment `fingerprint` names, resolved through verify.
+    pub(super) fn verify(&self, fingerprint: Fingerprint) -> Result<Verification, EngineError> {
+        self.verifier.verify(fingerprint)
     }
 
     /// A found relationship with its strongest evidence texts (boxed warnings first; only
@@ -141,7 +169,24 @@ impl GraphService {
                 shown.push(EvidenceText { segment, also_in });
             }
         }
+        let with_drug = matches!(
+            found.edge.kind,
+            RelationType::Interaction | RelationType::Contraindication
+        ) && matches!(
+            found.target.kind,
+            super::NodeKind::Drug | super::NodeKind::DrugClass
+        );
+        let instruction = with_drug
+            .then(|| {
+                shown.iter().find_map(|e| {
+                    let text = &e.segment.text;
+                    instruction_about(text, &found.target.name)
+                        .or_else(|| instruction_about(text, &found.drug.name))
+                })
+            })
+            .flatten();
         Ok(AnsweredRelationship {
+            instruction,
             drug: found.drug.name.clone(),
             target: found.target.clone(),
             kind: found.edge.kind,
@@ -151,6 +196,12 @@ impl GraphService {
             path: found.path.clone(),
         })
     }
+}
+
+/// A yes/no question naming two things (two drugs or classes, or a drug and a condition).
+fn asks_verdict(question: &GraphQuestion) -> bool {
+    let named = question.drugs.len() + question.conditions.len();
+    question.form == QuestionForm::YesNo && !question.drugs.is_empty() && named >= 2
 }
 
 /// Evidence fingerprints grouped by their text, groups and copies in the order given; a

@@ -65,9 +65,10 @@ impl Neo4jClient {
     /// as `graph.json` keeps them.
     pub fn read_graph(&self) -> Result<GraphData, Neo4jError> {
         let mut nodes = Vec::new();
-        for kind in [NodeKind::Drug, NodeKind::DrugClass, NodeKind::Condition] {
+        for kind in NodeKind::ALL {
             let statement = format!(
-                "MATCH (n:{}) RETURN n.id AS id, n.name AS name",
+                "MATCH (n:{}) RETURN n.id AS id, n.name AS name, \
+                 coalesce(n.unlabelled, false) AS unlabelled",
                 node_label(kind)
             );
             for row in self.rows(query(&statement))? {
@@ -75,6 +76,7 @@ impl Neo4jClient {
                     id: self.column(&row, "id")?,
                     kind,
                     name: self.column(&row, "name")?,
+                    unlabelled: self.column(&row, "unlabelled")?,
                 });
             }
         }

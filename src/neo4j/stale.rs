@@ -45,7 +45,7 @@ pub(super) fn remove_stale(
     generation: &str,
 ) -> Result<(), Neo4jError> {
     let knowledge = RelationType::ALL.map(relationship_type);
-    let graph_nodes = [NodeKind::Drug, NodeKind::DrugClass, NodeKind::Condition].map(node_label);
+    let graph_nodes = NodeKind::ALL.map(node_label);
     let relationships = knowledge
         .iter()
         .map(|kind| (kind, "graph_digest", graph))

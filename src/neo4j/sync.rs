@@ -80,6 +80,7 @@ pub fn node_label(kind: NodeKind) -> &'static str {
         NodeKind::Drug => "Drug",
         NodeKind::DrugClass => "DrugClass",
         NodeKind::Condition => "Condition",
+        NodeKind::Population => "Population",
     }
 }
 
@@ -129,17 +130,17 @@ pub fn sync_generation(
         written: 0,
     };
     let digest = graph_digest(graph);
-    for kind in [NodeKind::Drug, NodeKind::DrugClass, NodeKind::Condition] {
+    for kind in NodeKind::ALL {
         let label = node_label(kind);
         let rows: Vec<Value> = graph
             .nodes
             .iter()
             .filter(|n| n.kind == kind)
-            .map(|n| json!({"id": n.id, "name": n.name, "digest": digest}))
+            .map(|n| json!({"id": n.id, "name": n.name, "unlabelled": n.unlabelled, "digest": digest}))
             .collect();
         let statement = format!(
             "UNWIND $rows AS row MERGE (n:{label} {{id: row.id}}) \
-             SET n.name = row.name, n.graph_digest = row.digest"
+             SET n.name = row.name, n.unlabelled = row.unlabelled, n.graph_digest = row.digest"
         );
         report
             .nodes

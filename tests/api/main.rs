@@ -16,6 +16,7 @@ mod envelopes;
 mod examples;
 mod extract;
 mod graph;
+mod graph_answers;
 mod graph_caps;
 mod helpers;
 mod history;

@@ -367,6 +367,8 @@ fn distinct(rows: Vec<Value>) -> Vec<Value> {
 }
 
 const DRUG: &str = "sertraline hydrochloride";
+/// An enzyme class the subset's labels name (clopidogrel's CYP2C19 inhibitors).
+const ENZYME_CLASS: &str = "cyp2c19 inhibitors";
 const CLASS: &str = "serotonin reuptake inhibitor";
 
 fn parameters(fingerprint: &str) -> Vec<(&'static str, String)> {
@@ -378,6 +380,7 @@ fn parameters(fingerprint: &str) -> Vec<(&'static str, String)> {
         ("indication", "diabetes".to_owned()),
         ("contraindication", "renal".to_owned()),
         ("fingerprint", fingerprint.to_owned()),
+        ("enzyme_class", ENZYME_CLASS.to_owned()),
     ]
 }
 
@@ -642,6 +645,19 @@ fn expected(file: &str, e: &Embedded, snapshot: &Snapshot, fingerprint: &str) ->
                     text(v, "section"),
                 )
             })
+        }
+        "14-what-interacts-with-strong-cyp3a-inhibitors.cypher" => {
+            let class = format!("class:{ENZYME_CLASS}");
+            let rows = [Interaction, Contraindication]
+                .into_iter()
+                .flat_map(|kind| e.of_type(kind))
+                .filter(|r| r.to == class && e.is(&r.from, NodeKind::Drug))
+                .map(|r| {
+                    json!({"drug": e.name(&r.from), "relation": neo4j_type(r.kind),
+                           "segments": r.evidence.len()})
+                })
+                .collect();
+            sorted_by(rows, |v| (text(v, "drug"), text(v, "relation")))
         }
         other => panic!("{other} has no expectation here: add one"),
     }

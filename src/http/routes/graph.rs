@@ -1,6 +1,7 @@
 //! `POST /v1/graph` (§4.4): a relationship question in; what was understood, the ranked
 //! drug–condition and drug–drug relationships with fingerprinted evidence, and the hop chains
-//! out.
+//! out; additive: a verdict for yes/no questions, an interaction's instruction, and search
+//! segments marked as fallback evidence when the graph holds nothing for the question.
 
 use std::time::Instant;
 
@@ -8,14 +9,17 @@ use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 
-use super::{blocking, AlsoIn, Envelope, Source};
+use super::{blocking, AlsoIn, Envelope, LabelSegment, Source};
 use crate::domain::{GraphLimit, MaxHops, Question};
 use crate::graph::service::{AnsweredRelationship, GraphAnswer};
+use crate::graph::verdict::{Instruction, Verdict};
 use crate::graph::{GraphQuestion, Hop, RelationType, Severity};
 use crate::http::access::{Access, GraphAccess};
 use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
 use crate::label::{dailymed_url, section_name};
+use crate::search::understanding::form::QuestionForm;
+use crate::search::SearchHit;
 
 /// Unknown fields are ignored; `null` is the same as an absent field.
 #[derive(utoipa::ToSchema)]
@@ -68,6 +72,11 @@ pub struct Interpretation {
     shared: bool,
     /// Content words of the question that were not understood.
     not_understood: Vec<String>,
+    /// Ours, additive: drugs named that have no label in the index (graph nodes known from
+    /// other labels' text), in question order.
+    unlabelled_drugs: Vec<String>,
+    /// Ours, additive: `yes_no`, `common_side_effects` or `open`.
+    form: &'static str,
     /// Set when the question cannot be answered as asked: it names nothing the graph knows, or
     /// conditions but no drug without asking "which drugs".
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -107,6 +116,24 @@ pub struct GraphRelationship {
     /// Distinct texts stating it in all (the first few are shown; a text several labels hold
     /// counts once, its copies in the evidence's `also_in`).
     evidence_count: usize,
+    /// Ours, additive: the target is a drug without a label in the index.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    target_unlabelled: bool,
+    /// Ours, additive, for interactions and contraindications with a drug or class: what the
+    /// stating sentence says to do — contraindicated | avoid | adjust_dose | monitor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    instruction: Option<Instruction>,
+}
+
+/// Ours, additive: search segments shown because the graph holds no relationship for the
+/// question. They are evidence found by search, not relationships the graph states.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct GraphFallback {
+    /// Why these segments are here, and what was and was not understood.
+    reason: String,
+    /// The best search segments for the question; each fingerprint verifies.
+    segments: Vec<LabelSegment>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -135,6 +162,16 @@ pub struct GraphMetadata {
 pub struct GraphData {
     question: String,
     interpretation: Interpretation,
+    /// Ours, additive, for yes/no questions about two named things: contraindicated | avoid |
+    /// use_with_caution | interaction_stated | warning | adverse_reaction | indicated |
+    /// no_interaction_stated | not_stated (README, "Verdicts"); the stating evidence is the
+    /// first relationship's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    verdict: Option<Verdict>,
+    /// Ours, additive: present only when `relationships` is empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fallback: Option<GraphFallback>,
     relationships: Vec<GraphRelationship>,
     paths: Vec<GraphPath>,
     metadata: GraphMetadata,
@@ -162,16 +199,27 @@ pub async fn graph(
     let started = Instant::now();
     let engine = state.engine.clone();
     let asked = question.clone();
-    let answer = blocking(move || engine.graph.answer(&asked, max_hops, limit)).await?;
+    let (answer, fallback) = blocking(move || engine.graph_answer(&asked, max_hops, limit)).await?;
     let elapsed = started.elapsed().as_secs_f64() * 1000.0;
     Ok(Json(Envelope::ok(shape(
         question.as_str(),
         answer,
+        &fallback,
         elapsed,
     ))))
 }
 
-fn shape(question: &str, answer: GraphAnswer, search_time_ms: f64) -> GraphData {
+fn shape(
+    question: &str,
+    answer: GraphAnswer,
+    fallback: &[SearchHit],
+    search_time_ms: f64,
+) -> GraphData {
+    let interpretation = interpretation(&answer.understood);
+    let fallback = answer
+        .relationships
+        .is_empty()
+        .then(|| fallback_of(&interpretation, fallback));
     let paths = answer
         .relationships
         .iter()
@@ -185,7 +233,9 @@ fn shape(question: &str, answer: GraphAnswer, search_time_ms: f64) -> GraphData 
         answer.relationships.into_iter().map(relationship).collect();
     GraphData {
         question: question.to_owned(),
-        interpretation: interpretation(&answer.understood),
+        interpretation,
+        verdict: answer.verdict,
+        fallback,
         metadata: GraphMetadata {
             count: relationships.len(),
             search_time_ms,
@@ -222,12 +272,46 @@ fn interpretation(understood: &GraphQuestion) -> Interpretation {
         boxed_warning_only: understood.boxed_only,
         shared: understood.shared,
         not_understood: understood.unrecognized.clone(),
+        unlabelled_drugs: understood.unlabelled.clone(),
+        form: match understood.form {
+            QuestionForm::YesNo => "yes_no",
+            QuestionForm::CommonSideEffects => "common_side_effects",
+            QuestionForm::Open => "open",
+        },
         message: understood.note().map(str::to_owned),
+    }
+}
+
+/// The fallback block: what was understood and not, and the search segments.
+fn fallback_of(interpretation: &Interpretation, hits: &[SearchHit]) -> GraphFallback {
+    let mut understood: Vec<String> = interpretation.drugs.clone();
+    understood.extend(interpretation.classes.iter().cloned());
+    understood.extend(interpretation.conditions.iter().map(|c| c.name.clone()));
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "nothing".to_owned()
+        } else {
+            items.join(", ")
+        }
+    };
+    let reason = format!(
+        "the knowledge graph states no relationship for this question (understood: {}; not understood: {}); the segments below are the best search results for it, shown as evidence to read, not as stated relationships",
+        list(&understood),
+        list(&interpretation.not_understood),
+    );
+    GraphFallback {
+        reason,
+        segments: hits
+            .iter()
+            .map(|h| LabelSegment::from(&h.segment))
+            .collect(),
     }
 }
 
 fn relationship(r: AnsweredRelationship) -> GraphRelationship {
     GraphRelationship {
+        target_unlabelled: r.target.unlabelled,
+        instruction: r.instruction,
         drug: r.drug,
         target: r.target.name,
         target_kind: r.target.kind.as_str(),

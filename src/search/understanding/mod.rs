@@ -10,9 +10,12 @@ use std::ops::Range;
 
 use crate::text::name_words;
 
+pub mod form;
 mod intent;
+pub mod populations;
 mod spelling;
 mod stems;
+mod unlabelled;
 
 use intent::section_intents;
 use spelling::SpellingIndex;
@@ -131,8 +134,9 @@ pub struct Understanding {
     /// its everyday phrases: the words of a BM25 query (a drug name stays, it matches the
     /// labels' names).
     pub keywords: String,
-    /// Drug names the question uses that no label of the index carries (curated brands and
-    /// class members without a label, words shaped like drug names), in question order.
+    /// Drug names the question uses that no label of the index carries (drugs named in label
+    /// text, learned through `DrugVocabulary::with_unlabelled_drugs`; curated brands and class
+    /// members without a label; words shaped like drug names), in question order.
     pub unlabelled_drugs: Vec<String>,
 }
 
@@ -176,8 +180,8 @@ pub struct DrugVocabulary {
     lay_terms: Vec<(Vec<String>, String)>,
     /// Name words, for reading a misspelled drug name.
     spelling: SpellingIndex,
-    /// Drug names known from curated data (brands, their generics, class members) of which
-    /// the index holds no label.
+    /// Drug names of which the index holds no label: from curated data (brands, their
+    /// generics, class members) and from label text (`with_unlabelled_drugs`).
     unlabelled: BTreeSet<String>,
 }
 
@@ -306,9 +310,13 @@ impl DrugVocabulary {
         let mut names: Vec<String> = Vec::new();
         for (at, word) in tokens.iter().enumerate() {
             let mentioned = found.iter().any(|f| f.span.contains(&at));
-            let unlabelled = self.unlabelled.contains(*word) || stems::has_drug_stem(word);
-            if !mentioned && unlabelled && !names.iter().any(|n| n == word) {
-                names.push((*word).to_owned());
+            let name = match word.strip_suffix('s') {
+                Some(singular) if self.unlabelled.contains(singular) => singular,
+                _ => word,
+            };
+            let unlabelled = self.unlabelled.contains(name) || stems::has_drug_stem(name);
+            if !mentioned && unlabelled && !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
             }
         }
         names

@@ -1,0 +1,270 @@
+//! Relationship-question scoring for POST /v1/graph, in the format of
+//! `shared/data/eval/graph-dev-questions.jsonl` and with the rules of
+//! `shared/tools/score_graph.py`: a question succeeds when at least `min_must` of its `must`
+//! rules match some returned relationship and no `must_not` rule matches one of the top 10.
+//! Scoring is pure (`judge`); `run` asks a server and prints the table.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context;
+use regex::{Regex, RegexBuilder};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// `must_not` rules are checked among this many top relationships.
+const TOP_NOT: usize = 10;
+
+#[derive(Deserialize)]
+struct RawRule {
+    #[serde(default)]
+    drug: Option<String>,
+    #[serde(default, rename = "type")]
+    kind: Option<Value>,
+    #[serde(default)]
+    target: Option<String>,
+    #[serde(default)]
+    section: Option<String>,
+    #[serde(default)]
+    severity: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawQuestion {
+    id: String,
+    kind: String,
+    question: String,
+    #[serde(default)]
+    must: Vec<RawRule>,
+    min_must: Option<usize>,
+    #[serde(default)]
+    must_not: Vec<RawRule>,
+}
+
+struct Rule {
+    drug: Regex,
+    types: Option<Vec<String>>,
+    target: Regex,
+    section: Option<Regex>,
+    severity: Option<Regex>,
+}
+
+pub struct GraphEvalQuestion {
+    pub id: String,
+    pub kind: String,
+    pub question: String,
+    must: Vec<Rule>,
+    min_must: usize,
+    must_not: Vec<Rule>,
+}
+
+/// One question's outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Judgement {
+    pub must_found: usize,
+    pub must_total: usize,
+    pub success: bool,
+    pub violation: bool,
+    pub empty: bool,
+}
+
+/// Whether a question file line is a graph question (it has `must` rules, not `relevant`).
+pub fn is_graph_question(line: &str) -> bool {
+    serde_json::from_str::<Value>(line).is_ok_and(|v| v.get("must").is_some())
+}
+
+pub fn parse_graph_question(line: &str) -> anyhow::Result<GraphEvalQuestion> {
+    let raw: RawQuestion = serde_json::from_str(line)?;
+    let rules = |raw: Vec<RawRule>| {
+        raw.into_iter()
+            .map(rule)
+            .collect::<anyhow::Result<Vec<_>>>()
+    };
+    let must = rules(raw.must)?;
+    Ok(GraphEvalQuestion {
+        id: raw.id,
+        kind: raw.kind,
+        question: raw.question,
+        min_must: raw.min_must.unwrap_or(must.len()),
+        must,
+        must_not: rules(raw.must_not)?,
+    })
+}
+
+fn rule(raw: RawRule) -> anyhow::Result<Rule> {
+    let pattern = |p: &str| RegexBuilder::new(p).case_insensitive(true).build();
+    let types = match raw.kind {
+        None | Some(Value::Null) => None,
+        Some(Value::String(t)) => Some(vec![t]),
+        Some(Value::Array(ts)) => Some(
+            ts.into_iter()
+                .filter_map(|t| t.as_str().map(str::to_owned))
+                .collect(),
+        ),
+        Some(other) => anyhow::bail!("rule type {other}: expected a string or a list"),
+    };
+    Ok(Rule {
+        drug: pattern(raw.drug.as_deref().unwrap_or_default())?,
+        types,
+        target: pattern(raw.target.as_deref().unwrap_or_default())?,
+        section: raw.section.as_deref().map(pattern).transpose()?,
+        severity: raw.severity.as_deref().map(pattern).transpose()?,
+    })
+}
+
+impl Rule {
+    fn matches(&self, rel: &Value) -> bool {
+        let text = |field: &str| rel[field].as_str().unwrap_or_default();
+        let kind_ok = self
+            .types
+            .as_ref()
+            .is_none_or(|types| types.iter().any(|t| t == text("type")));
+        let section_ok = self.section.as_ref().is_none_or(|section| {
+            rel["evidence"].as_array().is_some_and(|evidence| {
+                evidence
+                    .iter()
+                    .any(|e| section.is_match(e["section"].as_str().unwrap_or_default()))
+            })
+        });
+        self.drug.is_match(&text("drug").to_lowercase())
+            && kind_ok
+            && self.target.is_match(text("target"))
+            && self
+                .severity
+                .as_ref()
+                .is_none_or(|s| s.is_match(text("severity")))
+            && section_ok
+    }
+}
+
+impl GraphEvalQuestion {
+    /// The outcome of an answer's `relationships`, in rank order.
+    pub fn judge(&self, relationships: &[Value]) -> Judgement {
+        let must_found = self
+            .must
+            .iter()
+            .filter(|r| relationships.iter().any(|rel| r.matches(rel)))
+            .count();
+        let top = &relationships[..relationships.len().min(TOP_NOT)];
+        let violation = self
+            .must_not
+            .iter()
+            .any(|r| top.iter().any(|rel| r.matches(rel)));
+        Judgement {
+            must_found,
+            must_total: self.must.len(),
+            success: must_found >= self.min_must && !violation,
+            violation,
+            empty: relationships.is_empty(),
+        }
+    }
+}
+
+/// Per kind and overall: questions, successes, must recall (questions with must rules),
+/// violations, empty answers.
+#[derive(Default)]
+pub struct GraphSummary {
+    kinds: BTreeMap<String, Vec<Judgement>>,
+}
+
+impl GraphSummary {
+    pub fn add(&mut self, kind: &str, judgement: Judgement) {
+        self.kinds
+            .entry(kind.to_owned())
+            .or_default()
+            .push(judgement);
+    }
+
+    /// Printable rows: kind (then `overall`), n, success, must recall, violations, empty.
+    pub fn rows(&self) -> Vec<(String, usize, f64, Option<f64>, usize, usize)> {
+        let all: Vec<Judgement> = self.kinds.values().flatten().copied().collect();
+        let kinds = self.kinds.iter().map(|(k, js)| (k.clone(), js.as_slice()));
+        kinds
+            .chain(std::iter::once(("overall".to_owned(), all.as_slice())))
+            .map(|(kind, js)| {
+                let n = js.len();
+                let success = js.iter().filter(|j| j.success).count() as f64 / n.max(1) as f64;
+                let recalls: Vec<f64> = js
+                    .iter()
+                    .filter(|j| j.must_total > 0)
+                    .map(|j| j.must_found as f64 / j.must_total as f64)
+                    .collect();
+                let recall = (!recalls.is_empty())
+                    .then(|| recalls.iter().sum::<f64>() / recalls.len() as f64);
+                let violations = js.iter().filter(|j| j.violation).count();
+                let empty = js.iter().filter(|j| j.empty).count();
+                (kind, n, success, recall, violations, empty)
+            })
+            .collect()
+    }
+}
+
+/// Asks `url` every question of `lines` (max_hops 2, limit 50, as the reference scorer) and
+/// prints the per-kind table; with `verbose`, every question's outcome.
+pub fn run(url: &str, key: &str, lines: &[&str], verbose: bool) -> anyhow::Result<()> {
+    let client = reqwest::blocking::Client::new();
+    let mut summary = GraphSummary::default();
+    for line in lines {
+        let question = parse_graph_question(line)?;
+        let reply: Value = client
+            .post(format!("{}/v1/graph", url.trim_end_matches('/')))
+            .header("x-api-key", key)
+            .json(&serde_json::json!({"question": question.question, "max_hops": 2, "limit": 50}))
+            .send()
+            .and_then(|r| r.error_for_status())
+            .and_then(|r| r.json())
+            .with_context(|| format!("asking {url} {}", question.id))?;
+        let relationships = reply["data"]["relationships"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let judgement = question.judge(&relationships);
+        if verbose {
+            println!(
+                "{}\t{}\t{}\tmust {}/{} (min {})\t{}",
+                if judgement.success { "OK " } else { "BAD" },
+                question.id,
+                question.kind,
+                judgement.must_found,
+                judgement.must_total,
+                question.min_must,
+                question.question
+            );
+        }
+        summary.add(&question.kind, judgement);
+    }
+    println!(
+        "{:<22} {:>3} {:>8} {:>8} {:>6} {:>6}",
+        "kind", "n", "success", "recall", "viol", "empty"
+    );
+    for (kind, n, success, recall, violations, empty) in summary.rows() {
+        let recall = recall.map_or("-".to_owned(), |r| format!("{r:.3}"));
+        println!("{kind:<22} {n:>3} {success:>8.3} {recall:>8} {violations:>6} {empty:>6}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn must_and_must_not_rules_decide_as_the_reference_scorer_does() {
+        let line = r#"{"id":"q","kind":"pair","question":"Is a contraindicated with b?",
+            "must":[{"drug":"^sert","type":"contraindication","target":"pimozide"}],
+            "min_must":1,
+            "must_not":[{"drug":"^sert","type":["warning"],"target":"qt","section":"boxed"}]}"#
+            .replace('\n', " ");
+        assert!(is_graph_question(&line));
+        let question = parse_graph_question(&line).expect("parses");
+        let good = json!({"drug":"Sertraline","type":"contraindication","target":"Pimozide",
+            "evidence":[{"section":"Contraindications"}]});
+        let bad = json!({"drug":"sertraline","type":"warning","target":"QT prolongation",
+            "evidence":[{"section":"Boxed Warning"}]});
+        assert!(question.judge(std::slice::from_ref(&good)).success);
+        let judged = question.judge(&[good, bad]);
+        assert!(judged.violation && !judged.success);
+        assert!(question.judge(&[]).empty);
+        assert!(!is_graph_question(r#"{"id":"s","relevant":[]}"#));
+    }
+}
