@@ -12,8 +12,8 @@ use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
 use crate::verify::quote::{check_quotes, CheckRequest, QuoteReport};
 
-/// Exactly one of `quote` and `answer`. Unknown fields are ignored; `null` is the same as an
-/// absent field.
+/// `quote`, `answer` or both (with both, `quote` is checked first; at most 20 passages in all).
+/// Unknown fields are ignored; `null` is the same as an absent field.
 #[derive(utoipa::ToSchema)]
 pub struct QuoteRequest {
     /// One quoted passage (1–2000 characters, not only whitespace).
@@ -24,13 +24,14 @@ pub struct QuoteRequest {
         example = "Avoid alcoholic beverages."
     )]
     quote: Option<String>,
-    /// The fingerprint cited for `quote` (128 characters of 0/1): the quote is checked against
-    /// that segment only. Without it, against the segments search finds for the quote.
+    /// The fingerprint cited for `quote` (128 characters of 0/1) — or, without `quote`, for every
+    /// passage of `answer` without a citation of its own: checked against that segment only.
+    /// Without it, against the segments search finds for the quote.
     #[schema(min_length = 128, max_length = 128, pattern = "^[01]{128}$")]
     fingerprint: Option<String>,
     /// A whole answer (at most 20000 characters): every passage in "double" or “curly”
-    /// quotes is checked (1–20, each at most 2000 characters), each optionally followed by its
-    /// citation `[fp:<128 binary digits>]`.
+    /// quotes is checked (at most 20, each at most 2000 characters; none: no checks), each
+    /// optionally followed by its citation `[fp:<128 binary digits>]`.
     #[schema(
         min_length = 1,
         max_length = 20000,
@@ -64,7 +65,7 @@ impl FromFields for QuoteRequest {
     security((), ("api_key" = [])),
     responses(
         (status = 200, description = "One check per quoted passage, in order, and a summary", body = Envelope<QuoteReport>),
-        (status = 400, description = "Neither or both of quote and answer, a malformed fingerprint, an answer without quotes, or a size bound exceeded", body = crate::http::ErrorEnvelope),
+        (status = 400, description = "Neither quote nor answer, a malformed fingerprint, or a size bound exceeded", body = crate::http::ErrorEnvelope),
         (status = 401, description = "A key was sent and is invalid or revoked", body = crate::http::ErrorEnvelope),
         (status = 403, description = "The key sent lacks scope `verify`", body = crate::http::ErrorEnvelope),
         (status = 429, description = "Rate limit exceeded; see Retry-After", body = crate::http::ErrorEnvelope),

@@ -1,6 +1,6 @@
-//! A quote check request, parsed: one quote (with an optional fingerprint citation) or a
-//! whole answer text whose quoted passages are checked, and an optional drug that narrows the
-//! search for quotes cited without a fingerprint. The bounds on input sizes live here.
+//! A quote check request, parsed: one quote (with an optional fingerprint citation), a whole
+//! answer text whose quoted passages are checked, or both, and an optional drug that narrows
+//! the search for quotes cited without a fingerprint. The bounds on input sizes live here.
 
 use super::answer::{quoted_passages, QuotedPassage};
 use crate::domain::{Fingerprint, InvalidInput, SearchFilters};
@@ -14,7 +14,7 @@ pub const MAX_QUOTES: usize = 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum QuoteInputError {
-    #[error("give exactly one of quote and answer")]
+    #[error("give quote, answer or both")]
     QuoteOrAnswer,
     #[error("quote must contain visible characters")]
     QuoteBlank,
@@ -22,14 +22,10 @@ pub enum QuoteInputError {
     QuoteTooLong,
     #[error("answer is longer than {MAX_ANSWER_CHARS} characters")]
     AnswerTooLong,
-    #[error("answer has no quoted passage (text in \"double quotes\" or “curly quotes”)")]
-    AnswerWithoutQuotes,
     #[error("answer has more than {MAX_QUOTES} quoted passages")]
     TooManyQuotes,
     #[error("a quoted passage of the answer is longer than {MAX_QUOTE_CHARS} characters")]
     AnswerQuoteTooLong,
-    #[error("fingerprint goes with quote; in an answer, cite [fp:…] after each quote")]
-    FingerprintWithAnswer,
     #[error(transparent)]
     Invalid(#[from] InvalidInput),
 }
@@ -49,12 +45,21 @@ impl CheckRequest {
         drug: Option<String>,
     ) -> Result<Self, QuoteInputError> {
         let filters = SearchFilters::parse(drug, None, None)?;
-        let passages = match (quote, answer) {
-            (Some(quote), None) => vec![one_quote(quote, fingerprint)?],
-            (None, Some(answer)) if fingerprint.is_none() => answer_quotes(&answer)?,
-            (None, Some(_)) => return Err(QuoteInputError::FingerprintWithAnswer),
-            _ => return Err(QuoteInputError::QuoteOrAnswer),
-        };
+        let fingerprint = fingerprint.map(|fp| Fingerprint::parse(&fp)).transpose()?;
+        let mut passages = Vec::new();
+        match (quote, answer) {
+            (None, None) => return Err(QuoteInputError::QuoteOrAnswer),
+            (Some(quote), answer) => {
+                passages.push(one_quote(quote, fingerprint)?);
+                if let Some(answer) = answer {
+                    passages.extend(answer_quotes(&answer, None)?);
+                }
+            }
+            (None, Some(answer)) => passages.extend(answer_quotes(&answer, fingerprint)?),
+        }
+        if passages.len() > MAX_QUOTES {
+            return Err(QuoteInputError::TooManyQuotes);
+        }
         Ok(Self { passages, filters })
     }
 
@@ -68,14 +73,16 @@ impl CheckRequest {
     }
 }
 
-fn one_quote(quote: String, fingerprint: Option<String>) -> Result<QuotedPassage, QuoteInputError> {
+fn one_quote(
+    quote: String,
+    fingerprint: Option<Fingerprint>,
+) -> Result<QuotedPassage, QuoteInputError> {
     if quote.chars().count() > MAX_QUOTE_CHARS {
         return Err(QuoteInputError::QuoteTooLong);
     }
     if quote.trim().is_empty() {
         return Err(QuoteInputError::QuoteBlank);
     }
-    let fingerprint = fingerprint.map(|fp| Fingerprint::parse(&fp)).transpose()?;
     Ok(QuotedPassage {
         quote,
         fingerprint,
@@ -83,13 +90,18 @@ fn one_quote(quote: String, fingerprint: Option<String>) -> Result<QuotedPassage
     })
 }
 
-fn answer_quotes(answer: &str) -> Result<Vec<QuotedPassage>, QuoteInputError> {
+/// The quoted passages of `answer` (none is not an error: the report then counts none); those
+/// without a citation of their own take `cited`, the request's fingerprint, when given.
+fn answer_quotes(
+    answer: &str,
+    cited: Option<Fingerprint>,
+) -> Result<Vec<QuotedPassage>, QuoteInputError> {
     if answer.chars().count() > MAX_ANSWER_CHARS {
         return Err(QuoteInputError::AnswerTooLong);
     }
-    let passages = quoted_passages(answer);
-    if passages.is_empty() {
-        return Err(QuoteInputError::AnswerWithoutQuotes);
+    let mut passages = quoted_passages(answer);
+    for passage in passages.iter_mut().filter(|p| p.fingerprint.is_none()) {
+        passage.fingerprint = cited;
     }
     if passages.len() > MAX_QUOTES {
         return Err(QuoteInputError::TooManyQuotes);
@@ -121,15 +133,14 @@ mod tests {
     }
 
     #[test]
-    fn exactly_one_of_quote_and_answer_with_bounded_sizes() {
+    fn quote_answer_or_both_with_bounded_sizes() {
         assert!(matches!(
             parse(None, None, None),
             Err(QuoteInputError::QuoteOrAnswer)
         ));
-        assert!(matches!(
-            parse(Some("a"), Some("\"a\""), None),
-            Err(QuoteInputError::QuoteOrAnswer)
-        ));
+        let both = parse(Some("a"), Some("\"b\" and \"c\""), None).unwrap();
+        let quotes: Vec<&str> = both.passages().iter().map(|p| p.quote.as_str()).collect();
+        assert_eq!(quotes, ["a", "b", "c"]);
         assert!(matches!(
             parse(Some(" \n"), None, None),
             Err(QuoteInputError::QuoteBlank)
@@ -139,20 +150,22 @@ mod tests {
             parse(Some(&long), None, None),
             Err(QuoteInputError::QuoteTooLong)
         ));
-        assert!(matches!(
-            parse(None, Some("no quotes"), None),
-            Err(QuoteInputError::AnswerWithoutQuotes)
-        ));
+        assert!(parse(None, Some("no quotes"), None)
+            .unwrap()
+            .passages()
+            .is_empty());
         let many = "\"a\" ".repeat(MAX_QUOTES + 1);
         assert!(matches!(
             parse(None, Some(&many), None),
             Err(QuoteInputError::TooManyQuotes)
         ));
         let fp = "0".repeat(128);
-        assert!(matches!(
-            parse(None, Some("\"a\""), Some(&fp)),
-            Err(QuoteInputError::FingerprintWithAnswer)
-        ));
+        let cited = parse(None, Some("\"a\""), Some(&fp)).unwrap();
+        assert_eq!(
+            cited.passages()[0].fingerprint,
+            Some(Fingerprint::parse(&fp).unwrap()),
+            "an answer's uncited quotes take the request's fingerprint"
+        );
         assert!(matches!(
             parse(Some("a"), None, Some("01")),
             Err(QuoteInputError::Invalid(_))
