@@ -241,15 +241,19 @@ impl Understander<'_> {
         }
     }
 
-    /// The drugs without a label the question names: those the vocabulary knows, and words
-    /// that are unlabelled drug nodes of the graph.
+    /// The drugs without a label the question names that are unlabelled drug nodes of the
+    /// graph: those the vocabulary knows (it also knows curated names and drug-name stems the
+    /// graph has no node for — those stay "not understood"), and other words of the question.
     fn unlabelled(
         &self,
         lower: &str,
         known: Vec<String>,
         covered: &mut Vec<Range<usize>>,
     ) -> Vec<String> {
-        let mut names = known;
+        let mut names: Vec<String> = known
+            .into_iter()
+            .filter(|name| (self.is_unlabelled)(name))
+            .collect();
         for word in words(lower) {
             let text = &lower[word.span.clone()];
             let is_covered = covered
