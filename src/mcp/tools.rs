@@ -99,7 +99,7 @@ impl Tool {
                 "fingerprint": fingerprint,
                 "answer": {"type": "string", "minLength": 1, "maxLength": 20000, "description": "A whole answer; each \"quoted\" or “quoted” passage (at most 20) is checked, cited by a following [fp:<fingerprint>] or else searched"},
                 "drug": drug
-            }, "description": "Give quote, answer or both; a fingerprint without quote cites every uncited passage of answer"}),
+            }, "description": "Give quote, answer (non-empty) or both; a fingerprint without quote cites every uncited passage of answer"}),
             Tool::AskGraph => json!({"type": "object", "properties": {
                 "question": {"type": "string", "minLength": 1, "maxLength": 2000},
                 "max_hops": {"type": "integer", "minimum": 1, "maximum": 3, "default": 2},

@@ -12,7 +12,8 @@ use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
 use crate::verify::quote::{check_quotes, CheckRequest, QuoteReport};
 
-/// `quote`, `answer` or both (with both, `quote` is checked first; at most 20 passages in all).
+/// `quote`, `answer` or both (with both, `quote` is checked first; at most 20 passages in all;
+/// neither: nothing to check, `count` 0).
 /// Unknown fields are ignored; `null` is the same as an absent field.
 #[derive(utoipa::ToSchema)]
 pub struct QuoteRequest {
@@ -65,7 +66,7 @@ impl FromFields for QuoteRequest {
     security((), ("api_key" = [])),
     responses(
         (status = 200, description = "One check per quoted passage, in order, and a summary", body = Envelope<QuoteReport>),
-        (status = 400, description = "Neither quote nor answer, a malformed fingerprint, or a size bound exceeded", body = crate::http::ErrorEnvelope),
+        (status = 400, description = "An empty answer, a blank quote, a malformed fingerprint, or a size bound exceeded", body = crate::http::ErrorEnvelope),
         (status = 401, description = "A key was sent and is invalid or revoked", body = crate::http::ErrorEnvelope),
         (status = 403, description = "The key sent lacks scope `verify`", body = crate::http::ErrorEnvelope),
         (status = 429, description = "Rate limit exceeded; see Retry-After", body = crate::http::ErrorEnvelope),

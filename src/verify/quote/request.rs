@@ -1,5 +1,5 @@
 //! A quote check request, parsed: one quote (with an optional fingerprint citation), a whole
-//! answer text whose quoted passages are checked, or both, and an optional drug that narrows
+//! answer text whose quoted passages are checked, both or neither (nothing to check), and an optional drug that narrows
 //! the search for quotes cited without a fingerprint. The bounds on input sizes live here.
 
 use super::answer::{quoted_passages, QuotedPassage};
@@ -14,8 +14,8 @@ pub const MAX_QUOTES: usize = 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum QuoteInputError {
-    #[error("give quote, answer or both")]
-    QuoteOrAnswer,
+    #[error("answer must not be empty")]
+    AnswerEmpty,
     #[error("quote must contain visible characters")]
     QuoteBlank,
     #[error("quote is longer than {MAX_QUOTE_CHARS} characters")]
@@ -48,7 +48,7 @@ impl CheckRequest {
         let fingerprint = fingerprint.map(|fp| Fingerprint::parse(&fp)).transpose()?;
         let mut passages = Vec::new();
         match (quote, answer) {
-            (None, None) => return Err(QuoteInputError::QuoteOrAnswer),
+            (None, None) => {}
             (Some(quote), answer) => {
                 passages.push(one_quote(quote, fingerprint)?);
                 if let Some(answer) = answer {
@@ -96,6 +96,9 @@ fn answer_quotes(
     answer: &str,
     cited: Option<Fingerprint>,
 ) -> Result<Vec<QuotedPassage>, QuoteInputError> {
+    if answer.is_empty() {
+        return Err(QuoteInputError::AnswerEmpty);
+    }
     if answer.chars().count() > MAX_ANSWER_CHARS {
         return Err(QuoteInputError::AnswerTooLong);
     }
@@ -134,9 +137,10 @@ mod tests {
 
     #[test]
     fn quote_answer_or_both_with_bounded_sizes() {
+        assert!(parse(None, None, None).unwrap().passages().is_empty());
         assert!(matches!(
-            parse(None, None, None),
-            Err(QuoteInputError::QuoteOrAnswer)
+            parse(None, Some(""), None),
+            Err(QuoteInputError::AnswerEmpty)
         ));
         let both = parse(Some("a"), Some("\"b\" and \"c\""), None).unwrap();
         let quotes: Vec<&str> = both.passages().iter().map(|p| p.quote.as_str()).collect();
