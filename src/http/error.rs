@@ -80,6 +80,12 @@ impl From<InvalidInput> for ApiError {
     }
 }
 
+impl From<crate::verify::quote::QuoteInputError> for ApiError {
+    fn from(invalid: crate::verify::quote::QuoteInputError) -> Self {
+        Self::BadRequest(invalid.to_string())
+    }
+}
+
 impl From<EngineError> for ApiError {
     fn from(error: EngineError) -> Self {
         match error {

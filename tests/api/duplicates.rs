@@ -10,12 +10,12 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use drugcite::domain::TextHash;
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
+use drugcite::ingest::IngestReport;
 use drugcite::store::{DataDir, Snapshot};
 use serde_json::{json, Value};
 
 use crate::helpers::{
-    embedder, results, scratch_dir, shared_data, spawn_app_with, vocabulary, write_jsonl, TestApp,
+    ingest_embedded, results, scratch_dir, shared_data, spawn_app_with, write_jsonl, TestApp,
     GENEROUS,
 };
 
@@ -82,24 +82,13 @@ fn duplicate_inputs(dir: &std::path::Path) -> Vec<PathBuf> {
     ]
 }
 
-fn ingest_into(data_dir: &std::path::Path, inputs: &[PathBuf]) -> IngestReport {
-    let embedder = embedder();
-    let options = IngestOptions {
-        progress: ProgressMode::Silent,
-        mode: IngestMode::Full,
-        embedder: Some(&embedder),
-        vocabulary: vocabulary(),
-    };
-    ingest(&DataDir::new(data_dir), inputs, &options).expect("ingest duplicates")
-}
-
 fn duplicate_index() -> &'static DuplicateIndex {
     static INDEX: OnceLock<DuplicateIndex> = OnceLock::new();
     INDEX.get_or_init(|| {
         let dir = scratch_dir();
         let inputs = duplicate_inputs(dir.path());
         let data_dir = dir.path().join("data");
-        let report = ingest_into(&data_dir, &inputs);
+        let report = ingest_embedded(&data_dir, &inputs);
         DuplicateIndex {
             data_dir,
             report,
@@ -313,8 +302,8 @@ fn the_next_ingest_reuses_every_text_analysis_and_embedding_and_builds_the_same_
     let dir = scratch_dir();
     let data_dir = dir.path().join("data");
     let inputs = duplicate_inputs(dir.path());
-    let fresh = ingest_into(&data_dir, &inputs);
-    let again = ingest_into(&data_dir, &inputs);
+    let fresh = ingest_embedded(&data_dir, &inputs);
+    let again = ingest_embedded(&data_dir, &inputs);
     assert!(fresh.texts.analyses_computed > 0);
     assert_eq!(fresh.texts.analyses_reused, 0);
     assert_eq!(again.texts.analyses_computed, 0, "{:?}", again.texts);

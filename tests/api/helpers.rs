@@ -93,6 +93,18 @@ pub fn subset_inputs(dir: &Path) -> Vec<PathBuf> {
 
 /// A lexical-only ingest of `inputs` into `data_dir` (for tests of ingest mechanics, history
 /// and duplicates, not of embeddings), conditions found with `vocabulary`.
+/// A full ingest of `inputs` into `data_dir` with embeddings and the shared vocabulary.
+pub fn ingest_embedded(data_dir: &Path, inputs: &[PathBuf]) -> IngestReport {
+    let embedder = embedder();
+    let options = IngestOptions {
+        progress: ProgressMode::Silent,
+        mode: IngestMode::Full,
+        embedder: Some(&embedder),
+        vocabulary: vocabulary(),
+    };
+    ingest(&DataDir::new(data_dir), inputs, &options).expect("ingest")
+}
+
 pub fn ingest_lexical(
     data_dir: &Path,
     inputs: &[PathBuf],
@@ -122,14 +134,7 @@ pub fn subset_index() -> &'static SubsetIndex {
         let dir = scratch_dir();
         let inputs = subset_inputs(dir.path());
         let data_dir = dir.path().join("data");
-        let embedder = embedder();
-        let options = IngestOptions {
-            progress: ProgressMode::Silent,
-            mode: IngestMode::Full,
-            embedder: Some(&embedder),
-            vocabulary: vocabulary(),
-        };
-        let report = ingest(&DataDir::new(&data_dir), &inputs, &options).expect("ingest subset");
+        let report = ingest_embedded(&data_dir, &inputs);
         SubsetIndex {
             data_dir,
             inputs,

@@ -82,8 +82,7 @@ pub async fn check_quote(
         request.answer,
         request.fingerprint,
         request.drug,
-    )
-    .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    )?;
     let engine = state.engine.clone();
     let report = blocking(move || check_quotes(&engine, &request)).await?;
     Ok(Json(Envelope::ok(report)))
