@@ -1,7 +1,7 @@
 //! Optional search filters beside the spec's fields: drug (generic or brand name), section
 //! (human name or openFDA key) and route. Each, when given, is a non-blank string.
 
-use super::{is_space, InvalidInput};
+use super::{is_invisible, InvalidInput};
 
 const MAX_FILTER_CHARS: usize = 200;
 
@@ -21,19 +21,20 @@ impl SearchFilters {
         section: Option<String>,
         route: Option<String>,
     ) -> Result<Self, InvalidInput> {
-        let clean =
-            |field: &'static str, value: Option<String>| -> Result<Option<String>, InvalidInput> {
-                match value {
-                    None => Ok(None),
-                    Some(v) if v.chars().all(is_space) || v.chars().count() > MAX_FILTER_CHARS => {
-                        Err(InvalidInput::Filter {
-                            field,
-                            max: MAX_FILTER_CHARS,
-                        })
-                    }
-                    Some(v) => Ok(Some(v.trim_matches(is_space).to_owned())),
+        let clean = |field: &'static str,
+                     value: Option<String>|
+         -> Result<Option<String>, InvalidInput> {
+            match value {
+                None => Ok(None),
+                Some(v) if v.chars().all(is_invisible) || v.chars().count() > MAX_FILTER_CHARS => {
+                    Err(InvalidInput::Filter {
+                        field,
+                        max: MAX_FILTER_CHARS,
+                    })
                 }
-            };
+                Some(v) => Ok(Some(v.trim_matches(is_invisible).to_owned())),
+            }
+        };
         Ok(Self {
             drug: clean("drug", drug)?.map(|d| d.to_lowercase()),
             section: clean("section", section)?.map(|s| s.to_lowercase().replace([' ', '-'], "_")),
@@ -64,6 +65,7 @@ mod tests {
         assert!(SearchFilters::parse(None, None, None).unwrap().is_empty());
         assert!(SearchFilters::parse(Some("  ".into()), None, None).is_err());
         assert!(SearchFilters::parse(Some("\u{1f} ".into()), None, None).is_err());
+        assert!(SearchFilters::parse(Some("\u{85}\u{feff}".into()), None, None).is_err());
         assert!(SearchFilters::parse(None, Some("x".repeat(201)), None).is_err());
     }
 }

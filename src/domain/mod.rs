@@ -19,6 +19,9 @@ pub use set_id::SetId;
 pub use text_hash::TextHash;
 pub use top_k::TopK;
 
+#[cfg(test)]
+mod pattern_tests;
+
 /// `requested` if it lies in `1..=max`, `default` if absent; `None` if out of range.
 fn count_within(requested: Option<i64>, max: i64, default: usize) -> Option<usize> {
     match requested {
@@ -28,9 +31,16 @@ fn count_within(requested: Option<i64>, max: i64, default: usize) -> Option<usiz
     }
 }
 
-/// Whitespace as Rust and Python (the OpenAPI checkers' `\s`) both count it.
-fn is_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+/// What a free-text field other than the question (a quote, a filter) must contain somewhere,
+/// as a JSON Schema pattern: a character that is not `is_invisible`. The class is spelled out
+/// rather than written `\S`, whose meaning differs between regex engines (ECMA counts U+FEFF as
+/// space, Python and Rust U+0085), so every schema checker and the server agree on what is blank.
+pub const VISIBLE_PATTERN: &str =
+    r"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]";
+
+/// The characters nobody can see: Unicode controls and white space, U+200B and U+FEFF.
+pub fn is_invisible(c: char) -> bool {
+    c.is_control() || c.is_whitespace() || matches!(c, '\u{200b}' | '\u{feff}')
 }
 
 /// Why a piece of client input was refused. The HTTP layer turns every variant into a 400.

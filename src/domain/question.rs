@@ -1,19 +1,18 @@
 //! A search or reasoning question: present, not blank, and of bounded length. The rule is
 //! the OpenAPI document's too (`PATTERN`, `maxLength`), so a client can check it before sending.
 
-use super::InvalidInput;
+use super::{is_invisible, InvalidInput};
 
 /// Longest question accepted, in characters; longer input is a client error, not a slow query.
 pub const MAX_QUESTION_CHARS: usize = 2_000;
 
-/// What a question must contain somewhere, as a JSON Schema pattern: a character that is not
-/// whitespace, ASCII punctuation or an ASCII control character (`is_content`).
-pub const PATTERN: &str = r"[^\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]";
+/// What a question must contain somewhere, as a JSON Schema pattern: a character that is
+/// neither invisible (`super::VISIBLE_PATTERN`'s set) nor ASCII punctuation (`is_content`).
+pub const PATTERN: &str = r"[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]";
 
-/// The characters `PATTERN` looks for; the same set under Python's and Rust's whitespace
-/// definitions, since every character where they differ is an ASCII control character.
-fn is_content(c: char) -> bool {
-    !(c.is_whitespace() || c.is_ascii_punctuation() || c.is_ascii_control())
+/// The characters `PATTERN` looks for.
+pub(super) fn is_content(c: char) -> bool {
+    !(is_invisible(c) || c.is_ascii_punctuation())
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -252,6 +252,19 @@ async fn openapi_document_describes_the_served_routes() {
             serde_json::json!(["question"])
         );
     }
+    for (request, field) in [
+        ("SearchRequest", "drug"),
+        ("SearchRequest", "section"),
+        ("SearchRequest", "route"),
+        ("QuoteRequest", "quote"),
+        ("QuoteRequest", "drug"),
+    ] {
+        assert_eq!(
+            schemas[request]["properties"][field]["pattern"],
+            drugcite::domain::VISIBLE_PATTERN,
+            "{request}.{field}: the blank check the server applies"
+        );
+    }
     let fingerprint = &doc["paths"]["/v1/verify/{fingerprint}"]["get"]["parameters"][0];
     assert_eq!(fingerprint["schema"]["pattern"], "^[01]{128}$");
 }

@@ -27,7 +27,7 @@ pub struct GraphRequest {
     /// A question about relationships between drugs and conditions (1–2000 characters, at
     /// least one that is not whitespace, ASCII punctuation or a control character).
     #[schema(value_type = String, min_length = 1, max_length = 2000,
-        pattern = r"[^\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]",
+        pattern = r"[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]",
         example = "Which drugs interact with clopidogrel and also cause bleeding?")]
     question: Option<String>,
     /// Longest reasoning chain, 1–3 steps; default 2.

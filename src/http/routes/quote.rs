@@ -21,7 +21,7 @@ pub struct QuoteRequest {
     #[schema(
         min_length = 1,
         max_length = 2000,
-        pattern = r"\S",
+        pattern = r"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]",
         example = "Avoid alcoholic beverages."
     )]
     quote: Option<String>,
@@ -44,7 +44,7 @@ pub struct QuoteRequest {
     #[schema(
         min_length = 1,
         max_length = 200,
-        pattern = r"\S",
+        pattern = r"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]",
         example = "sertraline"
     )]
     drug: Option<String>,

@@ -18,7 +18,7 @@ pub struct SearchRequest {
     /// Natural-language question, phrase or keywords (1–2000 characters, at least one that is
     /// not whitespace, ASCII punctuation or a control character).
     #[schema(value_type = String, min_length = 1, max_length = 2000,
-        pattern = r"[^\s\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]",
+        pattern = r"[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]",
         example = "Does sertraline interact with pimozide?")]
     question: Option<String>,
     /// Number of results, 1–100; default 10.
@@ -29,7 +29,7 @@ pub struct SearchRequest {
     #[schema(
         min_length = 1,
         max_length = 200,
-        pattern = r"\S",
+        pattern = r"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]",
         example = "sertraline"
     )]
     drug: Option<String>,
@@ -37,12 +37,17 @@ pub struct SearchRequest {
     #[schema(
         min_length = 1,
         max_length = 200,
-        pattern = r"\S",
+        pattern = r"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]",
         example = "Drug Interactions"
     )]
     section: Option<String>,
     /// Optional filter (ours): an administration route such as ORAL (case-insensitive).
-    #[schema(min_length = 1, max_length = 200, pattern = r"\S", example = "ORAL")]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]",
+        example = "ORAL"
+    )]
     route: Option<String>,
 }
 

@@ -3,7 +3,7 @@
 //! the search for quotes cited without a fingerprint. The bounds on input sizes live here.
 
 use super::answer::{quoted_passages, QuotedPassage};
-use crate::domain::{Fingerprint, InvalidInput, SearchFilters};
+use crate::domain::{is_invisible, Fingerprint, InvalidInput, SearchFilters};
 
 /// Longest quote, in characters.
 pub const MAX_QUOTE_CHARS: usize = 2_000;
@@ -80,7 +80,7 @@ fn one_quote(
     if quote.chars().count() > MAX_QUOTE_CHARS {
         return Err(QuoteInputError::QuoteTooLong);
     }
-    if quote.trim().is_empty() {
+    if quote.chars().all(is_invisible) {
         return Err(QuoteInputError::QuoteBlank);
     }
     Ok(QuotedPassage {
@@ -147,6 +147,10 @@ mod tests {
         assert_eq!(quotes, ["a", "b", "c"]);
         assert!(matches!(
             parse(Some(" \n"), None, None),
+            Err(QuoteInputError::QuoteBlank)
+        ));
+        assert!(matches!(
+            parse(Some("\u{85}\u{feff}"), None, None),
             Err(QuoteInputError::QuoteBlank)
         ));
         let long = "x".repeat(MAX_QUOTE_CHARS + 1);
