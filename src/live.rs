@@ -70,6 +70,11 @@ impl LiveIndex {
         self.current.load_full()
     }
 
+    /// The epoch of the generation served now, without taking a reference to it.
+    pub fn epoch(&self) -> u64 {
+        self.current.load().epoch
+    }
+
     pub fn generation(&self) -> PathBuf {
         self.current.load().snapshot.generation().to_path_buf()
     }

@@ -28,6 +28,12 @@ use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
 use drugcite::startup::{ServeConfig, Server};
 use drugcite::store::{DataDir, Snapshot};
 
+/// mimalloc instead of glibc's malloc: the request path makes many short-lived buffers
+/// (hyper's header tables, JSON bodies) and glibc spent ~8 % of a verify's CPU on them
+/// (README "Benchmarks", issue 17).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "drugcite",

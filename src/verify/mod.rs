@@ -65,7 +65,7 @@ impl Verifier {
     /// blocks, so an async caller can answer a hit without a trip to the blocking pool.
     pub fn cached(&self, fingerprint: Fingerprint) -> Option<Arc<StoredSegment>> {
         let epoch = match &self.source {
-            SegmentSource::Embedded => self.index.current().epoch,
+            SegmentSource::Embedded => self.index.epoch(),
             SegmentSource::Neo4j(watch) => watch.epoch(),
         };
         let segment = self.cache.get(&(epoch, fingerprint));

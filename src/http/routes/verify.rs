@@ -4,10 +4,10 @@
 
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
-use axum::Json;
+use axum::response::Response;
 use serde::Serialize;
 
-use super::{blocking, Envelope, LabelSegment, Source};
+use super::{blocking, sized_json, Envelope, LabelSegment, Source};
 use crate::domain::{Fingerprint, InvalidInput};
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::{ApiError, AppState};
@@ -105,7 +105,7 @@ pub async fn verify(
     _access: Access<VerifyAccess>,
     State(state): State<AppState>,
     FingerprintParam(fingerprint): FingerprintParam,
-) -> Result<Json<Envelope<VerifyData>>, ApiError> {
+) -> Result<Response, ApiError> {
     let verification = match state.engine.verifier.cached(fingerprint) {
         Some(segment) => Verification::Verified(segment),
         None => {
@@ -141,5 +141,13 @@ pub async fn verify(
         })),
         Verification::NotFound => VerifyData::NotFound(VerifyNotFound { detail: "Not Found" }),
     };
-    Ok(Json(Envelope::ok(data)))
+    let text = match &data {
+        VerifyData::Found(found) => found.text.as_ref().map_or(0, String::len),
+        VerifyData::NotFound(_) => 0,
+    };
+    sized_json(&Envelope::ok(data), text + BODY_BESIDE_TEXT)
 }
+
+/// Room for everything of a verify answer but the text (the drug's names and NDCs, the
+/// label version, the URL): a typical answer then needs no second buffer.
+const BODY_BESIDE_TEXT: usize = 1024;
