@@ -6,7 +6,7 @@
 # Usage: scripts/bench-hello-ratio.sh DATA_DIR [DRUGCITE_BINARY [HELLO_BINARY]]
 # (defaults target/release/drugcite, target/release/examples/hello_axum: build them with
 # `cargo build --release --bin drugcite --example hello_axum`). drugcite serves --lexical-only
-# with its default logging (an access line per request, to a file); set RUST_LOG to change it.
+# with its default logging (access lines off, its log to a file); RUST_LOG=info adds an access line per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data="${1:?usage: scripts/bench-hello-ratio.sh DATA_DIR [DRUGCITE_BINARY [HELLO_BINARY]]}"
