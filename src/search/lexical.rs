@@ -70,10 +70,53 @@ pub fn lexical_candidates(
         let only_labels = BoostQuery::new(labels_query(snapshot, labels), 0.0);
         required.push((Occur::Must, Box::new(only_labels)));
     }
-    let query = BooleanQuery::new(required);
+    distinct_texts(snapshot, &BooleanQuery::new(required), limit)
+}
+
+/// The best `limit` distinct current texts of the section `section_key` by BM25 of `terms`
+/// (analysed already) over their text alone, best first.
+pub fn section_candidates(
+    snapshot: &Snapshot,
+    terms: &[String],
+    section_key: &str,
+    limit: usize,
+) -> Result<Vec<LexicalHit>, StoreError> {
+    let text = snapshot.fields().text;
+    let clauses: Vec<(Occur, Box<dyn Query>)> = terms
+        .iter()
+        .map(|token| {
+            let term = Term::from_field_text(text, token);
+            let query = TermQuery::new(term, IndexRecordOption::WithFreqs);
+            (Occur::Should, Box::new(query) as Box<dyn Query>)
+        })
+        .collect();
+    let query = BooleanQuery::new(vec![
+        (
+            Occur::Must,
+            Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>,
+        ),
+        (Occur::Must, snapshot.current_query()),
+        (
+            Occur::Must,
+            Box::new(BoostQuery::new(section_query(snapshot, section_key), 0.0)),
+        ),
+    ]);
+    distinct_texts(snapshot, &query, limit)
+}
+
+fn section_query(snapshot: &Snapshot, section_key: &str) -> Box<dyn Query> {
+    let term = Term::from_field_text(snapshot.fields().section_key, section_key);
+    Box::new(TermQuery::new(term, IndexRecordOption::Basic))
+}
+
+fn distinct_texts(
+    snapshot: &Snapshot,
+    query: &dyn Query,
+    limit: usize,
+) -> Result<Vec<LexicalHit>, StoreError> {
     snapshot
         .searcher()
-        .search(&query, &DistinctTexts { limit })
+        .search(query, &DistinctTexts { limit })
         .map_err(|source| StoreError::Index {
             context: "searching".into(),
             source,

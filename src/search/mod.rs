@@ -1,10 +1,12 @@
-//! Search: question understanding (understanding.rs), candidates from BM25 (lexical.rs) and
+//! Search: question understanding (understanding.rs; a medicine named by its condition,
+//! indicated.rs), candidates from BM25 (lexical.rs) and
 //! from passage vectors (vectors.rs), their fusion (ranking.rs), one answer per distinct text
 //! (collapse.rs). The `Searcher` runs them over the live generation and owns the query-vector
 //! cache. No HTTP, no verify, no graph.
 
 pub mod collapse;
 pub mod features;
+pub mod indicated;
 pub mod lexical;
 pub mod quantized;
 pub mod ranking;
@@ -132,6 +134,7 @@ impl Searcher {
             return Ok(None);
         }
         let understanding = live.vocabulary.understand(question.as_str());
+        let understanding = indicated::with_indicated_subject(&live, understanding)?;
         let or_question = |text: &'_ str| {
             if analyse(&live.snapshot, text).is_empty() {
                 question.as_str().to_owned()

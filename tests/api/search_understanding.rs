@@ -1,8 +1,14 @@
 //! POST /v1/search reads questions as people type them: a drug without a label is named in
 //! `metadata.unmatched_drugs`, a misspelled drug still finds its label, and a question worded
-//! with "avoid" or "not be used" reaches Contraindications without a cue word for it.
+//! with "avoid" or "not be used" reaches Contraindications without a cue word for it, and a
+//! medicine named only by the condition it treats finds the labels indicated for that condition.
 
-use crate::helpers::{results, spawn_app};
+use drugcite::ingest::IngestMode;
+
+use crate::helpers::{
+    corpus_lines, ingest_lexical, results, scratch_dir, spawn_app, spawn_app_with, write_jsonl,
+    GENEROUS,
+};
 
 fn top(reply: &crate::helpers::Reply, n: usize) -> Vec<(String, String)> {
     results(reply)
@@ -76,4 +82,30 @@ async fn avoid_and_not_be_used_reach_contraindications() {
             "{question}: {found:?}"
         );
     }
+}
+
+/// Corpus records in the index of the next test: enough labels for Indications statistics.
+const CONDITION_RECORDS: usize = 300;
+
+#[tokio::test]
+async fn a_medicine_named_by_its_condition_finds_the_labels_indicated_for_it() {
+    let dir = scratch_dir();
+    let inputs = [write_jsonl(
+        dir.path(),
+        "labels.jsonl",
+        &corpus_lines(CONDITION_RECORDS),
+    )];
+    let data_dir = dir.path().join("data");
+    ingest_lexical(&data_dir, &inputs, IngestMode::Full, &[]);
+    let app = spawn_app_with(&data_dir, GENEROUS).await;
+    let reply = app
+        .search("parkinson medicine that can cause hallucinations", 3)
+        .await;
+    let found = top(&reply, 3);
+    assert!(
+        found
+            .first()
+            .is_some_and(|(drug, _)| drug.contains("levodopa") || drug.contains("selegiline")),
+        "first from a label indicated for Parkinson's disease: {found:?}"
+    );
 }

@@ -1,0 +1,143 @@
+//! A medicine named by the condition it treats ("gout medicine…", "menopause hormone pills…"):
+//! when a question names no drug and no class, the words right before a noun that refers to a
+//! medicine select, by BM25 over Indications and Usage sections, the labels indicated for them,
+//! which then stand as the question's subject. Reads the index; never ranks.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
+
+use crate::live::Live;
+use crate::search::lexical::{analyse, section_candidates};
+use crate::search::understanding::{DrugMention, Understanding};
+use crate::store::StoreError;
+use crate::text::name_words;
+
+/// The section whose text says what a drug treats.
+const INDICATIONS: &str = "indications_and_usage";
+/// Words before the medicine noun taken as the condition, at most.
+const MAX_MODIFIERS: usize = 3;
+/// Indications texts scored.
+const TEXTS: usize = 200;
+/// A label is indicated when its Indications text scores at least this share of the best.
+const SHARE_OF_BEST: f32 = 0.5;
+/// At most this many labels, best first.
+const MAX_LABELS: usize = 150;
+
+/// `understanding` with the labels indicated for the condition it names as its subject, when
+/// it names no drug, no class and does not ask for drugs in general; unchanged otherwise.
+pub fn with_indicated_subject(
+    live: &Live,
+    mut understanding: Understanding,
+) -> Result<Understanding, StoreError> {
+    if !understanding.drugs.is_empty() || understanding.subject_open {
+        return Ok(understanding);
+    }
+    let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
+    let modifiers = condition_before_medicine(&understanding.topic, medicine_nouns(), is_word);
+    let condition = analyse(&live.snapshot, &modifiers.join(" "));
+    if condition.is_empty() {
+        return Ok(understanding);
+    }
+    let labels = indicated_labels(live, &condition)?;
+    if !labels.is_empty() {
+        understanding.drugs.push(DrugMention {
+            word: modifiers.join(" "),
+            class: None,
+            labels,
+            combinations: BTreeSet::new(),
+        });
+    }
+    Ok(understanding)
+}
+
+/// Nouns that refer to a medicine: the last words of the curated class phrases people use
+/// ("cholesterol medicine", "sleeping pill", "water pill"), those that end two phrases or more.
+fn medicine_nouns() -> &'static BTreeSet<String> {
+    static NOUNS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
+        let mut ending: BTreeMap<String, usize> = BTreeMap::new();
+        for class in crate::curated::drug_classes() {
+            for term in &class.terms {
+                let words: Vec<&str> = name_words(term).collect();
+                if let [_, .., last] = words.as_slice() {
+                    *ending.entry((*last).to_owned()).or_default() += 1;
+                }
+            }
+        }
+        ending
+            .into_iter()
+            .filter(|(_, phrases)| *phrases >= 2)
+            .map(|(noun, _)| noun)
+            .collect()
+    });
+    &NOUNS
+}
+
+/// The words right before the first medicine noun of `text` (plural "s" ignored), at most
+/// `MAX_MODIFIERS`, stopping at a word `is_word` rejects (a stop word): "gout" of "gout medicine
+/// that…", "menopause hormone" of "menopause hormone pills and…". Empty without such a noun.
+fn condition_before_medicine<'a>(
+    text: &'a str,
+    nouns: &BTreeSet<String>,
+    is_word: impl Fn(&str) -> bool,
+) -> Vec<&'a str> {
+    let words: Vec<&str> = name_words(text).collect();
+    let is_noun =
+        |w: &str| nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| nouns.contains(s));
+    let Some(at) = words.iter().position(|w| is_noun(w)) else {
+        return Vec::new();
+    };
+    let mut start = at;
+    while start > 0 && at - start < MAX_MODIFIERS && is_word(words[start - 1]) {
+        start -= 1;
+    }
+    words[start..at].to_vec()
+}
+
+/// The current labels whose Indications text matches `condition` by BM25 within
+/// `SHARE_OF_BEST` of the best, at most `MAX_LABELS`, best first (then by ordinal).
+fn indicated_labels(live: &Live, condition: &[String]) -> Result<BTreeSet<u32>, StoreError> {
+    let hits = section_candidates(&live.snapshot, condition, INDICATIONS, TEXTS)?;
+    let Some(best) = hits.first().map(|hit| hit.score) else {
+        return Ok(BTreeSet::new());
+    };
+    let mut by_label: BTreeMap<u32, f32> = BTreeMap::new();
+    for hit in hits.iter().filter(|hit| hit.score >= SHARE_OF_BEST * best) {
+        for fingerprint in live.copies.of(hit.text) {
+            if let Some(info) = live.catalog.get(fingerprint) {
+                let score = by_label.entry(info.label).or_insert(hit.score);
+                *score = score.max(hit.score);
+            }
+        }
+    }
+    let mut ranked: Vec<(u32, f32)> = by_label.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok(ranked
+        .into_iter()
+        .take(MAX_LABELS)
+        .map(|(label, _)| label)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn modifiers(text: &str) -> Vec<&str> {
+        let stop = ["that", "and", "the", "my", "a"];
+        condition_before_medicine(text, medicine_nouns(), |w| !stop.contains(&w))
+    }
+
+    #[test]
+    fn the_condition_is_the_words_before_a_medicine_noun() {
+        assert!(medicine_nouns().contains("medicine"));
+        assert!(medicine_nouns().contains("pill"));
+        assert_eq!(modifiers("gout medicine that raises the risk"), ["gout"]);
+        assert_eq!(
+            modifiers("menopause hormone pills and memory loss"),
+            ["menopause", "hormone"]
+        );
+        assert_eq!(modifiers("does my medicine cause rash"), Vec::<&str>::new());
+        assert_eq!(modifiers("drug-induced lupus"), Vec::<&str>::new());
+        assert_eq!(modifiers("tumor lysis syndrome risk"), Vec::<&str>::new());
+    }
+}
