@@ -1,9 +1,15 @@
 //! The exact scan's first pass: every row as 8-bit integers with one scale per row, so a scan
-//! reads a quarter of the memory of the f32 matrix (the scan is memory-bound). It only
-//! shortlists; the shortlist is re-scored on the f32 rows. Pure, deterministic arithmetic.
+//! reads a quarter of the memory of the f32 matrix (the scan is memory-bound), in contiguous
+//! blocks on every core for large indexes. It only shortlists; the shortlist is re-scored on
+//! the f32 rows. Pure, deterministic arithmetic: the shortlist never depends on the block count.
+
+use std::cmp::Ordering;
+use std::ops::Range;
 
 /// Integer lanes summed side by side (lets the compiler vectorise the loop).
 const LANES: usize = 32;
+/// Rows per scan block below which a second thread costs more than it saves.
+const MIN_BLOCK_ROWS: usize = 50_000;
 
 /// Rows quantised to `i8`: `row ≈ codes / scale`.
 pub struct QuantizedRows {
@@ -28,15 +34,102 @@ impl QuantizedRows {
         }
     }
 
+    pub fn rows(&self) -> usize {
+        self.scales.len()
+    }
+
     /// Approximate similarity of every row to `query`, in row order.
     pub fn similarities(&self, query: &[f32]) -> Vec<f32> {
         let (query_codes, query_scale) = quantize(query);
-        self.codes
-            .chunks_exact(self.dimensions.max(1))
-            .zip(&self.scales)
-            .map(|(row, scale)| integer_dot(row, &query_codes) as f32 / (scale * query_scale))
+        self.block_similarities(&query_codes, query_scale, 0..self.rows())
+    }
+
+    /// The `keep` rows of highest approximate similarity to `query` (ties to the lower row), in
+    /// no particular order. Large indexes are scanned in one block per core, each keeping its own
+    /// best `keep`; the best `keep` of those are the best `keep` overall, so the answer is the
+    /// same for any number of blocks.
+    pub fn shortlist(&self, query: &[f32], keep: usize) -> Vec<usize> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let blocks = (self.rows() / MIN_BLOCK_ROWS).clamp(1, cores);
+        self.shortlist_in_blocks(query, keep, blocks)
+    }
+
+    fn shortlist_in_blocks(&self, query: &[f32], keep: usize, blocks: usize) -> Vec<usize> {
+        let (query_codes, query_scale) = quantize(query);
+        let blocks = even_blocks(self.rows(), blocks);
+        let best_of_block = |range: Range<usize>| {
+            let start = range.start;
+            let similarities = self.block_similarities(&query_codes, query_scale, range);
+            best_rows(&similarities, start, keep)
+        };
+        if blocks.len() == 1 {
+            return best_of_block(0..self.rows())
+                .into_iter()
+                .map(|(row, _)| row)
+                .collect();
+        }
+        let candidates: Vec<(usize, f32)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = blocks
+                .into_iter()
+                .map(|range| scope.spawn(move || best_of_block(range)))
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|worker| worker.join().expect("scan block"))
+                .collect()
+        });
+        select_best(candidates, keep)
+            .into_iter()
+            .map(|(row, _)| row)
             .collect()
     }
+
+    fn block_similarities(
+        &self,
+        query_codes: &[i8],
+        query_scale: f32,
+        rows: Range<usize>,
+    ) -> Vec<f32> {
+        let dimensions = self.dimensions.max(1);
+        self.codes[rows.start * dimensions..rows.end * dimensions]
+            .chunks_exact(dimensions)
+            .zip(&self.scales[rows])
+            .map(|(row, scale)| integer_dot(row, query_codes) as f32 / (scale * query_scale))
+            .collect()
+    }
+}
+
+/// `blocks` contiguous row ranges covering every row (fewer when there are fewer rows).
+fn even_blocks(rows: usize, blocks: usize) -> Vec<Range<usize>> {
+    let per_block = rows.div_ceil(blocks.max(1)).max(1);
+    (0..rows.div_ceil(per_block).max(1))
+        .map(|b| b * per_block..((b + 1) * per_block).min(rows))
+        .collect()
+}
+
+/// The best `keep` of a block's similarities as (row, similarity), rows offset by `start`.
+fn best_rows(similarities: &[f32], start: usize, keep: usize) -> Vec<(usize, f32)> {
+    let scored = similarities
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (start + i, *s))
+        .collect();
+    select_best(scored, keep)
+}
+
+/// Highest similarity first, ties to the lower row: a total order, so the selection is unique.
+fn select_best(mut scored: Vec<(usize, f32)>, keep: usize) -> Vec<(usize, f32)> {
+    let order = |a: &(usize, f32), b: &(usize, f32)| -> Ordering {
+        b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+    };
+    if keep == 0 {
+        return Vec::new();
+    }
+    if scored.len() > keep {
+        scored.select_nth_unstable_by(keep - 1, order);
+        scored.truncate(keep);
+    }
+    scored
 }
 
 /// Codes and the scale that maps the largest magnitude to 127 (1 for a zero vector).
@@ -87,5 +180,26 @@ mod tests {
             assert!((dot(row, query) - similarity).abs() < 0.02);
         }
         assert_eq!(approximate.len(), 50);
+    }
+
+    #[test]
+    fn the_shortlist_is_the_same_for_any_number_of_blocks() {
+        let dimensions = 8;
+        let matrix: Vec<f32> = (0..5_000 * dimensions)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
+            .collect();
+        let quantized = QuantizedRows::new(dimensions, &matrix);
+        let query = &matrix[dimensions * 17..dimensions * 18];
+        let similarities = quantized.similarities(query);
+        let mut want: Vec<usize> = (0..5_000).collect();
+        want.sort_by(|a, b| similarities[*b].total_cmp(&similarities[*a]).then(a.cmp(b)));
+        want.truncate(300);
+        for blocks in [1, 2, 3, 7] {
+            let mut got = quantized.shortlist_in_blocks(query, 300, blocks);
+            got.sort_by(|a, b| similarities[*b].total_cmp(&similarities[*a]).then(a.cmp(b)));
+            assert_eq!(got, want, "{blocks} blocks");
+        }
+        assert_eq!(even_blocks(10, 3), vec![0..4, 4..8, 8..10]);
+        assert_eq!(even_blocks(0, 2), vec![0..0]);
     }
 }
