@@ -100,20 +100,22 @@ fn any_cue(text: &str, cues: &[Cue]) -> bool {
 /// best mean grade F1. Negation: the same for the annotated Negation texts before and after a
 /// reaction, then the reach with the best F1. Each of the two is kept only when, learned on one
 /// half of the fit labels, it beats the curated rules on the other half, both ways round
-/// (otherwise the curated rule stays). Deterministic: candidates are sorted.
+/// (otherwise the curated rule stays); learned negation must also keep the curated rules'
+/// precision there, since a false negation deletes a true warning from the graph, which is
+/// worse for a prescriber than a negated one kept. Deterministic: candidates are sorted.
 pub fn learn(fit: &[Case]) -> Cues {
     let (a, b): (Vec<Case>, Vec<Case>) = fit.iter().cloned().partition(|c| inner_half(&c.label));
     let none = Cues::none();
-    let generalises = |learner: fn(&[Case], Cues) -> Cues, score: fn(&[Case], &Cues) -> u64| {
+    let generalises = |learner: fn(&[Case], Cues) -> Cues, better: Better| {
         [(&a, &b), (&b, &a)]
             .into_iter()
-            .all(|(train, test)| score(test, &learner(train, Cues::none())) > score(test, &none))
+            .all(|(train, test)| better(test, &learner(train, Cues::none()), &none))
     };
     let mut cues = Cues::none();
-    if generalises(learn_severity, grade_f1_permille) {
+    if generalises(learn_severity, severity_better) {
         cues = learn_severity(fit, cues);
     }
-    if generalises(learn_negation, negation_f1_permille) {
+    if generalises(learn_negation, negation_better) {
         cues = learn_negation(fit, cues);
     }
     cues
@@ -212,6 +214,20 @@ fn grade_f1_permille(cases: &[Case], cues: &Cues) -> u64 {
     let agreement = super::agreement::measure(cases, cues);
     let sum: f64 = agreement.grades.iter().map(|g| g.f1()).sum();
     (sum / 3.0 * 1000.0).round() as u64
+}
+
+/// Whether learned cues do better than the curated ones on held-apart cases.
+type Better = fn(&[Case], &Cues, &Cues) -> bool;
+
+fn severity_better(cases: &[Case], learned: &Cues, curated: &Cues) -> bool {
+    grade_f1_permille(cases, learned) > grade_f1_permille(cases, curated)
+}
+
+/// A higher negation F1 without a lower precision.
+fn negation_better(cases: &[Case], learned: &Cues, curated: &Cues) -> bool {
+    let precision = |cues| super::agreement::measure(cases, cues).negation.precision();
+    negation_f1_permille(cases, learned) > negation_f1_permille(cases, curated)
+        && precision(learned) >= precision(curated)
 }
 
 fn negation_f1_permille(cases: &[Case], cues: &Cues) -> u64 {
