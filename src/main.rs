@@ -3,6 +3,7 @@
 
 mod accounts_cli;
 mod eval_cli;
+mod severity_cli;
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -189,6 +190,21 @@ enum Command {
         /// lists are read by --learn.
         #[arg(long, requires = "learn")]
         labels: Option<PathBuf>,
+    },
+    /// How the graph's severity and negation rules agree with the brat annotations of the TAC
+    /// 2017 labels (negation and per-grade severity P/R/F1, grade agreement), curated words alone
+    /// and with the learned cues, on a fixed split of the files by label name.
+    SeverityAgreement {
+        /// Directory holding `txt/` and `brat/`.
+        #[arg(default_value = "../shared/data/eval/tac2017-ars")]
+        dir: PathBuf,
+        /// Which files: `fit` (the cues are learned from), `held` (never learned from) or `all`.
+        #[arg(long, value_enum, default_value = "held")]
+        part: Part,
+        /// Instead, learn the cue table from the fit part into this file
+        /// (the graph compiles in src/graph/severity-cues.json).
+        #[arg(long, value_name = "FILE")]
+        learn: Option<PathBuf>,
     },
     /// Re-hash every file of the live index against its manifest and every segment against
     /// its fingerprint; list each mismatch and exit non-zero if there is one.
@@ -434,6 +450,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let embedder = load_embedder(&cli.model_dir, false)?;
             eval_cli::ranking_features(data_dir, embedder, &questions)
         }
+        Command::SeverityAgreement { dir, part, learn } => match learn {
+            Some(out) => severity_cli::learn_cues(&dir, &out),
+            None => severity_cli::agreement(&dir, part),
+        },
         Command::Extract {
             vocab,
             score,

@@ -2,9 +2,12 @@
 //! at ingest (each backed by segment fingerprints), stored in the generation, and answered over
 //! with petgraph. No HTTP here.
 
+pub mod agreement;
 pub mod analysis;
+pub mod brat;
 pub mod build;
 mod common;
+pub mod cues;
 pub mod enzymes;
 pub mod model;
 pub mod names;

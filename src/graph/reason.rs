@@ -122,11 +122,28 @@ impl KnowledgeGraph {
         max_hops: usize,
         limit: usize,
     ) -> Vec<Found<'_>> {
-        let mut found = self.answer_as_asked(question, max_hops);
+        let mut found = Vec::new();
+        if question.form == QuestionForm::YesNo {
+            if let Some(literal) = literal(question) {
+                found = self.answer_yes_no(&literal, max_hops);
+            }
+        }
+        if found.is_empty() {
+            found = self.answer_as_asked(question, max_hops);
+        }
         if found.is_empty() && question.form == QuestionForm::YesNo {
             found = self.answer_as_asked(&widened(question), max_hops);
         }
         found.truncate(limit);
+        found
+    }
+
+    /// A yes/no question as asked, else with every relation type.
+    fn answer_yes_no(&self, question: &GraphQuestion, max_hops: usize) -> Vec<Found<'_>> {
+        let found = self.answer_as_asked(question, max_hops);
+        if found.is_empty() {
+            return self.answer_as_asked(&widened(question), max_hops);
+        }
         found
     }
 
@@ -430,6 +447,23 @@ fn widened(question: &GraphQuestion) -> GraphQuestion {
         condition.relations.clone_from(&all);
     }
     wide
+}
+
+/// The question with each condition standing for the words the question uses only, not their
+/// curated synonyms, when that differs: a yes/no question is answered about the term itself
+/// first ("Is lactic acidosis a contraindication of metformin?" finds where lactic acidosis
+/// sits — a boxed warning — before the contraindication of the related "metabolic acidosis").
+fn literal(question: &GraphQuestion) -> Option<GraphQuestion> {
+    let mut literal = question.clone();
+    let mut differs = false;
+    for condition in &mut literal.conditions {
+        let own = key_of(&condition.text);
+        if condition.ids.is_empty() && condition.keys != [own.clone()] {
+            condition.keys = vec![own];
+            differs = true;
+        }
+    }
+    differs.then_some(literal)
 }
 
 /// The named drugs and classes a question is about: all when it compares them ("share"), else

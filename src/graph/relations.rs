@@ -14,9 +14,10 @@ use std::sync::Arc;
 
 use regex::Regex;
 
+use super::cues::Cues;
 use super::enzymes::enzyme_classes;
 use super::model::{RelationType, Severity};
-use super::severity::{is_negated, severity};
+use super::severity::{is_negated, severity, window};
 use crate::conditions::{Matcher, Purpose, SectionGroup};
 use crate::label::LabelMeta;
 use crate::search::understanding::populations::populations;
@@ -57,10 +58,6 @@ const NO_INTERACTION: &[&str] = &[
 /// Words the vocabularies list as conditions that only qualify another ("fatal"); they set
 /// severity, never a relationship's target.
 const OUTCOME_WORDS: &[&str] = &["fatal", "death", "deaths", "died", "mortality", "fatality"];
-/// Around a condition, how many bytes either side its severity words are read from (table
-/// rows run together into one long "sentence").
-const SEVERITY_REACH: usize = 80;
-
 /// What a segment's relation points at.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Target {
@@ -217,10 +214,10 @@ fn conditions(
     matcher
         .find(sentence, purpose)
         .into_iter()
-        .filter(|m| !is_negated(sentence, m.span.clone()))
+        .filter(|m| !is_negated(sentence, m.span.clone(), Cues::learned()))
         .filter(|m| !OUTCOME_WORDS.contains(&m.key.as_str()))
         .map(|m| {
-            let around = around(sentence, m.span.clone());
+            let around = window(sentence, m.span.clone(), Cues::learned().severity_reach);
             let target = Target::Condition {
                 id: m.condition_id,
                 name: m.condition_name,
@@ -228,27 +225,6 @@ fn conditions(
             (target, around, m.span.start)
         })
         .collect()
-}
-
-/// `span` widened by `SEVERITY_REACH` bytes each side, on character boundaries, but not past
-/// a colon (which ends a list heading: "Hepatobiliary: fatal hepatic failure. Musculoskeletal:
-/// arthralgia").
-fn around(text: &str, span: Range<usize>) -> Range<usize> {
-    let mut start = span.start.saturating_sub(SEVERITY_REACH);
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = (span.end + SEVERITY_REACH).min(text.len());
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
-    let start = text[start..span.start]
-        .rfind(':')
-        .map_or(start, |at| start + at + 1);
-    let end = text[span.end..end]
-        .find(':')
-        .map_or(end, |at| span.end + at);
-    start..end
 }
 
 /// The drugs and classes a label text can name: the index's vocabulary and its labels, and
@@ -355,7 +331,7 @@ fn first_word(name: &str) -> &str {
 
 /// Byte ranges of the sentences of `text`: split after `.`, `;`, `?`, `!` followed by white
 /// space, and at line breaks.
-fn sentences(text: &str) -> Vec<Range<usize>> {
+pub fn sentences(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = text.as_bytes();

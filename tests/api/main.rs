@@ -29,6 +29,7 @@ mod quote;
 mod request_id;
 mod search;
 mod search_understanding;
+mod severity_brat;
 mod spl;
 mod test_db;
 mod update;
