@@ -179,7 +179,7 @@ fn text_span(field: &str, bytes: &[usize]) -> Option<Span> {
         .map(|n| n.parse().ok().and_then(|c: usize| bytes.get(c).copied()))
         .collect::<Option<_>>()?;
     let (start, end) = (*offsets.iter().min()?, *offsets.iter().max()?);
-    (offsets.len() % 2 == 0).then(|| Span {
+    offsets.len().is_multiple_of(2).then(|| Span {
         kind: kind.to_owned(),
         range: start..end,
     })
