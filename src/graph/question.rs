@@ -54,6 +54,11 @@ static INTENTS: LazyLock<Vec<(Regex, &'static [RelationType])>> = LazyLock::new(
         ),
     ]
 });
+/// What introduces an example right after a class name.
+static EXAMPLE_OF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\s,]*\(?\s*(?:like|such as|e\.g\.,?|including|for example,?|for instance,?)\s+")
+        .expect("example pattern")
+});
 static BOXED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(?:boxed|black[- ]box)").expect("boxed pattern"));
 static SHARED: LazyLock<Regex> = LazyLock::new(|| {
@@ -203,9 +208,17 @@ impl Understander<'_> {
         let intents = intent_spans(&lower);
         let mut covered: Vec<Range<usize>> = intents.iter().map(|(span, _)| span.clone()).collect();
         let mentions = self.drugs.vocabulary().understand(&lower);
-        let mut drugs = self.named_drugs(&lower, mentions.drugs, &mut covered);
+        let connectors = example_connectors(&lower, &mentions.drugs);
+        let examples: Vec<usize> = connectors.iter().map(|c| c.end).collect();
+        covered.extend(
+            connectors
+                .iter()
+                .map(|c| c.start..word_at(&lower, c.end).end),
+        );
+        let mut drugs = self.named_drugs(&lower, mentions.drugs, &examples, &mut covered);
         drugs.extend(enzyme_drugs(&lower, &mut covered));
-        let unlabelled = self.unlabelled(&lower, mentions.unlabelled_drugs, &mut covered);
+        let unlabelled =
+            self.unlabelled(&lower, mentions.unlabelled_drugs, &examples, &mut covered);
         drugs.extend(unlabelled.iter().map(|name| NamedDrug {
             nodes: vec![Node::unlabelled_drug(name)],
             is_class: false,
@@ -248,11 +261,13 @@ impl Understander<'_> {
         &self,
         lower: &str,
         known: Vec<String>,
+        examples: &[usize],
         covered: &mut Vec<Range<usize>>,
     ) -> Vec<String> {
+        let is_example = |name: &str| lower.find(name).is_some_and(|at| examples.contains(&at));
         let mut names: Vec<String> = known
             .into_iter()
-            .filter(|name| (self.is_unlabelled)(name))
+            .filter(|name| (self.is_unlabelled)(name) && !is_example(name))
             .collect();
         for word in words(lower) {
             let text = &lower[word.span.clone()];
@@ -269,22 +284,27 @@ impl Understander<'_> {
         names
     }
 
+    /// The drugs and classes the question names, but for drugs named as examples of a class
+    /// (`examples`: where they start), which the class already stands for.
     fn named_drugs(
         &self,
         lower: &str,
         mentions: Vec<DrugMention>,
+        examples: &[usize],
         covered: &mut Vec<Range<usize>>,
     ) -> Vec<NamedDrug> {
         let mut named = Vec::new();
         for mention in mentions {
+            let at = lower.find(&mention.word);
+            if mention.class.is_none() && at.is_some_and(|at| examples.contains(&at)) {
+                continue;
+            }
             let (target, is_class) = match &mention.class {
                 Some(class) => (Some(Target::Class(class.clone())), true),
                 None => (self.drugs.named(&mention.word, &mention.labels), false),
             };
             let Some(target) = target else { continue };
-            if let Some(at) = lower.find(&mention.word) {
-                covered.push(at..at + mention.word.len());
-            }
+            covered.extend(at.map(|at| at..at + mention.word.len()));
             let drug = NamedDrug {
                 nodes: target_nodes(&target, self.drugs.labels()),
                 is_class,
@@ -398,6 +418,33 @@ fn enzyme_drugs(lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> 
             }
         })
         .collect()
+}
+
+/// The words that introduce a drug as an example of the class just before it ("strong CYP1A2
+/// inhibitors like fluvoxamine", "a PPI such as omeprazole", "MAO inhibitors (e.g.,
+/// selegiline)"), each ending where the example starts. Such a drug asks about the class, not
+/// about a second partner.
+fn example_connectors(lower: &str, mentions: &[DrugMention]) -> Vec<Range<usize>> {
+    let class_ends = enzyme_classes(lower)
+        .into_iter()
+        .map(|class| class.span.end)
+        .chain(
+            mentions
+                .iter()
+                .filter(|m| m.class.is_some())
+                .filter_map(|m| lower.find(&m.word).map(|at| at + m.word.len())),
+        );
+    class_ends
+        .filter_map(|end| EXAMPLE_OF.find(&lower[end..]).map(|m| end..end + m.end()))
+        .collect()
+}
+
+/// The span of the word starting at `start` (letters, digits and hyphens).
+fn word_at(lower: &str, start: usize) -> Range<usize> {
+    let length = lower[start..]
+        .find(|c: char| !c.is_alphanumeric() && c != '-')
+        .unwrap_or(lower.len() - start);
+    start..start + length
 }
 
 /// A population's name without its grade: the condition words it shares with the vocabularies.

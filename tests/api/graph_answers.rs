@@ -60,6 +60,28 @@ async fn an_interaction_carries_the_labels_instruction_and_an_enzyme_class_is_a_
 }
 
 #[tokio::test]
+async fn a_drug_named_as_an_example_of_a_class_asks_about_the_class() {
+    let app = spawn_app().await;
+    let plain = app
+        .graph("Which drugs interact with CYP2C19 inhibitors?", 2)
+        .await;
+    for question in [
+        "Which drugs interact with CYP2C19 inhibitors such as omeprazole?",
+        "Which drugs interact with CYP2C19 inhibitors (e.g., fluvoxamine)?",
+    ] {
+        let data = app.graph(question, 2).await;
+        assert_eq!(data["relationships"], plain["relationships"], "{question}");
+        let interpretation = data["interpretation"].to_string();
+        for example in ["omeprazole", "fluvoxamine", "\"such\"", "\"e\""] {
+            assert!(
+                !interpretation.contains(example),
+                "{question}: {interpretation}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
 async fn common_side_effects_follow_the_labels_most_common_list() {
     let app = spawn_app().await;
     let question = "What are the most common side effects of sertraline?";
