@@ -30,7 +30,7 @@ pub fn agreement(dir: &Path, part: Part) -> anyhow::Result<()> {
 }
 
 fn row(a: &Agreement) -> String {
-    let prf = |c: &drugcite::graph::agreement::Counts| {
+    let prf = |c: &drugcite::conditions::learn::Counts| {
         format!("{:.3}/{:.3}/{:.3}", c.precision(), c.recall(), c.f1())
     };
     format!(

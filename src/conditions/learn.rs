@@ -288,6 +288,14 @@ impl Counts {
             2.0 * p * r / (p + r)
         }
     }
+    /// Counts one yes/no judgement against its annotation.
+    pub fn judge(&mut self, predicted: bool, annotated: bool) {
+        self.add(Counts {
+            matched: usize::from(predicted && annotated),
+            found: usize::from(predicted),
+            annotated: usize::from(annotated),
+        });
+    }
     fn add(&mut self, other: Counts) {
         self.matched += other.matched;
         self.found += other.found;
@@ -295,7 +303,8 @@ impl Counts {
     }
 }
 
-fn ratio(a: usize, b: usize) -> f64 {
+/// `a / b`, 0 when `b` is 0.
+pub(crate) fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 {
         0.0
     } else {

@@ -9,7 +9,7 @@ use super::cues::Cues;
 use super::model::Severity;
 use super::relations::sentences;
 use super::severity::{is_negated, stated, window};
-use crate::conditions::learn::Half;
+use crate::conditions::learn::{ratio, Counts, Half};
 use crate::eval::Part;
 use crate::text::hyphenated_words;
 
@@ -94,10 +94,14 @@ pub struct Case {
     pub span: Range<usize>,
     pub severities: Vec<String>,
     pub negations: Vec<String>,
-    pub negated: bool,
 }
 
 impl Case {
+    /// Whether the annotators marked the reaction as negated.
+    pub fn is_negated(&self) -> bool {
+        !self.negations.is_empty()
+    }
+
     /// The annotated grade: the most severe of its Severity spans that names one.
     pub fn grade(&self) -> Option<Grade> {
         self.severities
@@ -153,50 +157,10 @@ pub fn cases(documents: &[Document], part: Part) -> Vec<Case> {
                 span: reaction.span.start - sentence.start..end - sentence.start,
                 severities: reaction.severities.clone(),
                 negations: reaction.negations.clone(),
-                negated: reaction.is_negated(),
             });
         }
     }
     out
-}
-
-/// True/false positives and false negatives of one yes/no judgement.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub tp: usize,
-    pub fp: usize,
-    pub fn_: usize,
-}
-
-impl Counts {
-    fn add(&mut self, predicted: bool, annotated: bool) {
-        match (predicted, annotated) {
-            (true, true) => self.tp += 1,
-            (true, false) => self.fp += 1,
-            (false, true) => self.fn_ += 1,
-            (false, false) => {}
-        }
-    }
-
-    pub fn precision(&self) -> f64 {
-        ratio(self.tp, self.tp + self.fp)
-    }
-
-    pub fn recall(&self) -> f64 {
-        ratio(self.tp, self.tp + self.fn_)
-    }
-
-    pub fn f1(&self) -> f64 {
-        ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn_)
-    }
-}
-
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        a as f64 / b as f64
-    }
 }
 
 /// How the rules agree with the annotations on a set of cases.
@@ -226,12 +190,12 @@ pub fn measure(cases: &[Case], cues: &Cues) -> Agreement {
     };
     for case in cases {
         let negated = is_negated(&case.sentence, case.span.clone(), cues);
-        out.negation.add(negated, case.negated);
+        out.negation.judge(negated, case.is_negated());
         let predicted = stated(&case.window(cues.severity_reach), cues).map(Grade::from);
         let annotated = case.grade();
         for (at, counts) in out.grades.iter_mut().enumerate() {
             let grade = [Grade::Mild, Grade::Moderate, Grade::Severe][at];
-            counts.add(predicted == Some(grade), annotated == Some(grade));
+            counts.judge(predicted == Some(grade), annotated == Some(grade));
         }
         if let (Some(p), Some(a)) = (predicted, annotated) {
             out.both_graded += 1;
@@ -265,10 +229,9 @@ mod tests {
             span: 7..11,
             severities: vec!["Severe".into()],
             negations: vec![],
-            negated: false,
         };
         let agreement = measure(&[case], &Cues::none());
-        assert_eq!(agreement.grades[2].tp, 1);
+        assert_eq!(agreement.grades[2].matched, 1);
         assert_eq!(agreement.negation, Counts::default());
         assert_eq!(agreement.grade_agreement(), 1.0);
     }

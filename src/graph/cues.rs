@@ -180,7 +180,7 @@ fn learn_negation(fit: &[Case], cues: Cues) -> Cues {
                 keep(cue.clone(), None, fit, |case, cue| {
                     let curated = is_negated(&case.sentence, case.span.clone(), &none);
                     let hit = !curated && contains_any_word(&place(case, CURATED_REACH), &[cue]);
-                    hit.then_some(case.negated)
+                    hit.then_some(case.is_negated())
                 })
             })
             .collect()

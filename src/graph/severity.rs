@@ -63,15 +63,15 @@ const DENIED_AFTER: &[&str] = &[
 const AVOID: &[&str] = &["avoid", "contraindicated", "do not"];
 
 /// The severity of a statement of relation `kind` (in a boxed warning or not) whose nearby
-/// words are `cues`: what the words state, raised by what the section implies.
-pub fn severity(kind: RelationType, boxed: bool, cues: &str) -> Option<Severity> {
+/// words are `words`: what the words state, raised by what the section implies.
+pub fn severity(kind: RelationType, boxed: bool, words: &str) -> Option<Severity> {
     if kind == RelationType::Indication {
         return None;
     }
-    let stated = stated(cues, Cues::learned());
+    let stated = stated(words, Cues::learned());
     let serious_by_kind = boxed
         || kind == RelationType::Contraindication
-        || (kind == RelationType::Interaction && contains_any_word(cues, AVOID));
+        || (kind == RelationType::Interaction && contains_any_word(words, AVOID));
     match stated {
         Some(Severity::LifeThreatening) => stated,
         _ if serious_by_kind => Some(Severity::Serious),

@@ -34,12 +34,14 @@ impl QuantizedRows {
         }
     }
 
-    pub fn rows(&self) -> usize {
+    fn rows(&self) -> usize {
         self.scales.len()
     }
 
-    /// Approximate similarity of every row to `query`, in row order.
-    pub fn similarities(&self, query: &[f32]) -> Vec<f32> {
+    /// Approximate similarity of every row to `query`, in row order (what the tests compare
+    /// the shortlist with).
+    #[cfg(test)]
+    fn similarities(&self, query: &[f32]) -> Vec<f32> {
         let (query_codes, query_scale) = quantize(query);
         self.block_similarities(&query_codes, query_scale, 0..self.rows())
     }

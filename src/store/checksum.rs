@@ -90,13 +90,11 @@ pub fn compare(
         .map(String::as_str)
         .collect();
     let hashes = hash_files(dir, &listed, progress)?;
-    for ((file, recorded), actual) in expected
-        .iter()
-        .zip(hashes_in_order(expected, &present, hashes))
-    {
-        match actual {
+    let actual: BTreeMap<&str, String> = listed.into_iter().zip(hashes).collect();
+    for (file, recorded) in expected {
+        match actual.get(file.as_str()) {
             None => mismatches.push(mismatch(file, "is missing".into())),
-            Some(actual) if actual != *recorded => {
+            Some(actual) if actual != recorded => {
                 let problem = format!("sha256 {actual}, the manifest records {recorded}");
                 mismatches.push(mismatch(file, problem));
             }
@@ -104,19 +102,6 @@ pub fn compare(
         }
     }
     Ok(mismatches)
-}
-
-/// The hashes of the listed files in manifest order, `None` where a file is missing.
-fn hashes_in_order(
-    expected: &Checksums,
-    present: &[String],
-    hashes: Vec<String>,
-) -> Vec<Option<String>> {
-    let mut hashes = hashes.into_iter();
-    expected
-        .keys()
-        .map(|file| present.contains(file).then(|| hashes.next()).flatten())
-        .collect()
 }
 
 /// What a hashing worker reports: bytes read, or a file's hash by its place in the list.

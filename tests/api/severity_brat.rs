@@ -41,7 +41,7 @@ fn the_rules_agree_with_the_annotations_partly_with_and_without_the_learned_cues
     let documents = read_dir(dir.path()).unwrap();
     assert_eq!(documents.len(), FILES.len());
     let cases = cases(&documents, Part::All);
-    let annotated_negations = cases.iter().filter(|c| c.negated).count();
+    let annotated_negations = cases.iter().filter(|c| c.is_negated()).count();
     let annotated_grades = cases.iter().filter(|c| c.grade().is_some()).count();
     assert!(cases.len() > 300, "{} reactions", cases.len());
     assert!(
