@@ -9,6 +9,7 @@ pub mod build;
 mod common;
 pub mod cues;
 pub mod enzymes;
+pub mod findings;
 pub mod model;
 pub mod names;
 pub mod question;

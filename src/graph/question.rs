@@ -14,6 +14,7 @@ use regex::Regex;
 
 use super::build::target_nodes;
 use super::enzymes::{enzyme_classes, question_class_names};
+use super::findings::lab_findings;
 use super::model::{Node, RelationType};
 use super::relations::{Drugs, Target};
 use crate::conditions::{Matcher, Purpose};
@@ -354,6 +355,23 @@ impl Understander<'_> {
             )
     }
 
+    /// Normalised keys of `phrases` and of the condition each reads as in label text, when
+    /// the reading drops no more than a leading word ("major adverse cardiovascular events"
+    /// reads as the label's "adverse cardiovascular event"; "mace" is its synonym).
+    fn keys_as_labels_read(&self, phrases: &[String]) -> Vec<String> {
+        let mut keys: Vec<String> = phrases.iter().map(|p| key_of(p)).collect();
+        for phrase in phrases {
+            let read = self.matcher.find(phrase, Purpose::Outcomes).into_iter();
+            let whole = read.filter(|m| {
+                m.span.end == phrase.len() && phrase[..m.span.start].split_whitespace().count() <= 1
+            });
+            keys.extend(whole.map(|m| key_of(&m.condition_name)));
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
     fn named_conditions(
         &self,
         lower: &str,
@@ -367,6 +385,10 @@ impl Understander<'_> {
                     spans.push((span, group.phrases[0].clone(), group.phrases.clone()));
                 }
             }
+        }
+        for finding in lab_findings(lower) {
+            let name = lower[finding.span.clone()].to_owned();
+            spans.push((finding.span, name, finding.phrases));
         }
         for mention in self.matcher.find(lower, Purpose::Conditions) {
             let synonyms = self
@@ -385,7 +407,7 @@ impl Understander<'_> {
                 continue;
             }
             taken.push(span.clone());
-            let keys = phrases.iter().map(|p| key_of(p)).collect();
+            let keys = self.keys_as_labels_read(&phrases);
             add_condition(
                 &mut named,
                 NamedCondition {
