@@ -22,7 +22,7 @@ use crate::curated::ConditionSynonyms;
 use crate::search::understanding::form::{question_form, QuestionForm};
 use crate::search::understanding::populations::{covered_names, populations};
 use crate::search::understanding::DrugMention;
-use crate::text::{key_of, occurrences, words, WordEdge};
+use crate::text::{key_of, occurrences, words, Word, WordEdge};
 
 /// Relation words, each with the relation types it asks for.
 static INTENTS: LazyLock<Vec<(Regex, &'static [RelationType])>> = LazyLock::new(|| {
@@ -179,9 +179,24 @@ pub struct GraphQuestion {
     pub form: QuestionForm,
     /// Names of the drugs named that have no label in the index (they are partners).
     pub unlabelled: Vec<String>,
+    /// The words of the last named class when it was only guessed by its head
+    /// (`classes_by_head`): an answer that finds nothing with it is answered without it.
+    pub guessed_class: Option<String>,
 }
 
 impl GraphQuestion {
+    /// The question without its guessed class, its words back among those not understood.
+    pub fn without_guess(&self) -> Option<GraphQuestion> {
+        let words = self.guessed_class.as_ref()?;
+        let mut plain = self.clone();
+        plain.drugs.pop();
+        plain
+            .unrecognized
+            .extend(words.split_whitespace().map(str::to_owned));
+        plain.guessed_class = None;
+        Some(plain)
+    }
+
     /// Why the question cannot be answered as asked, if it cannot.
     pub fn note(&self) -> Option<&'static str> {
         if self.drugs.is_empty() && self.conditions.is_empty() {
@@ -228,6 +243,13 @@ impl Understander<'_> {
         let mut conditions = self.named_populations(&lower, &intents, &mut covered);
         conditions.extend(self.named_conditions(&lower, &intents, &mut covered));
         conditions.truncate(MAX_NAMED);
+        let guessed_class = self
+            .classes_by_head(&lower, &mut covered)
+            .filter(|_| drugs.len() < MAX_NAMED)
+            .map(|(class, words)| {
+                drugs.push(class);
+                words
+            });
         let mut relation_types = Vec::new();
         for kind in intents.iter().flat_map(|(_, kinds)| kinds.iter()) {
             if !relation_types.contains(kind) {
@@ -252,6 +274,7 @@ impl Understander<'_> {
             unrecognized: unrecognized(&lower, &covered),
             form,
             unlabelled,
+            guessed_class,
         }
     }
 
@@ -315,6 +338,55 @@ impl Understander<'_> {
             }
         }
         named
+    }
+
+    /// Classes named by a phrase of the question's own that ends in the last two words of
+    /// class names, among the words nothing else accounted for ("iodinated contrast agents" →
+    /// every "… contrast agent" class: radiographic, gadolinium-based, …), read by that head,
+    /// with the words read. A guess: the answer drops it when it finds nothing with it ("CYP
+    /// enzyme inhibitors" is not the angiotensin converting enzyme inhibitors).
+    fn classes_by_head(
+        &self,
+        lower: &str,
+        covered: &mut Vec<Range<usize>>,
+    ) -> Option<(NamedDrug, String)> {
+        let is_free = |w: &Word| {
+            !covered
+                .iter()
+                .any(|r| r.start <= w.span.start && w.span.end <= r.end)
+                && !FILLER.contains(&w.norm.as_str())
+                && w.norm.chars().all(char::is_alphabetic)
+        };
+        let free: Vec<Word> = words(lower).into_iter().filter(is_free).collect();
+        let classes = self.drugs.vocabulary().classes();
+        let adjacent = |a: &Word, b: &Word| lower[a.span.end..b.span.start].trim().is_empty();
+        for at in 1..free.len() {
+            let (first, head) = (&free[at - 1], &free[at]);
+            if !adjacent(first, head) {
+                continue;
+            }
+            let tail = format!(" {} {}", first.norm, head.norm);
+            let nodes: Vec<Node> = classes
+                .keys()
+                .filter(|name| key_of(name).ends_with(&tail))
+                .map(|name| Node::class(name))
+                .collect();
+            if nodes.is_empty() {
+                continue;
+            }
+            let modifier = at
+                .checked_sub(2)
+                .map(|m| &free[m])
+                .filter(|m| adjacent(m, first));
+            let span = modifier.unwrap_or(first).span.start..head.span.end;
+            covered.push(span.clone());
+            let class = NamedDrug {
+                nodes,
+                is_class: true,
+            };
+            return Some((class, lower[span].to_owned()));
+        }
+        None
     }
 
     /// Populations and settings the question names, as conditions standing for population nodes
