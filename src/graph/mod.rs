@@ -10,6 +10,7 @@ mod common;
 pub mod cues;
 pub mod enzymes;
 pub mod findings;
+mod heads;
 pub mod model;
 pub mod names;
 pub mod question;

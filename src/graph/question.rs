@@ -358,35 +358,15 @@ impl Understander<'_> {
                 && w.norm.chars().all(char::is_alphabetic)
         };
         let free: Vec<Word> = words(lower).into_iter().filter(is_free).collect();
-        let classes = self.drugs.vocabulary().classes();
-        let adjacent = |a: &Word, b: &Word| lower[a.span.end..b.span.start].trim().is_empty();
-        for at in 1..free.len() {
-            let (first, head) = (&free[at - 1], &free[at]);
-            if !adjacent(first, head) {
-                continue;
-            }
-            let tail = format!(" {} {}", first.norm, head.norm);
-            let nodes: Vec<Node> = classes
-                .keys()
-                .filter(|name| key_of(name).ends_with(&tail))
-                .map(|name| Node::class(name))
-                .collect();
-            if nodes.is_empty() {
-                continue;
-            }
-            let modifier = at
-                .checked_sub(2)
-                .map(|m| &free[m])
-                .filter(|m| adjacent(m, first));
-            let span = modifier.unwrap_or(first).span.start..head.span.end;
-            covered.push(span.clone());
-            let class = NamedDrug {
-                nodes,
-                is_class: true,
-            };
-            return Some((class, lower[span].to_owned()));
-        }
-        None
+        let vocabulary_classes = self.drugs.vocabulary().classes();
+        let names = vocabulary_classes.keys().copied();
+        let (classes, span) = super::heads::classes_by_head(lower, &free, names)?;
+        covered.push(span.clone());
+        let class = NamedDrug {
+            nodes: classes.iter().map(|n| Node::class(n)).collect(),
+            is_class: true,
+        };
+        Some((class, lower[span].to_owned()))
     }
 
     /// Populations and settings the question names, as conditions standing for population nodes
