@@ -145,12 +145,16 @@ const HELD_EVERY: usize = 3;
 /// their id, every third from the second on (a kind of one question is never held out). The
 /// split depends only on the ids and kinds, so it is the same for every run and every file.
 pub fn held_out(questions: &[EvalQuestion]) -> BTreeSet<String> {
+    held_out_of(questions.iter().map(|q| (q.id.as_str(), q.kind.as_str())))
+}
+
+/// The same split over any question file's `(id, kind)` pairs (search and graph files alike).
+pub fn held_out_of<'a>(
+    questions: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> BTreeSet<String> {
     let mut by_kind: BTreeMap<&str, Vec<(u64, &str)>> = BTreeMap::new();
-    for q in questions {
-        by_kind
-            .entry(&q.kind)
-            .or_default()
-            .push((fnv1a(&q.id), &q.id));
+    for (id, kind) in questions {
+        by_kind.entry(kind).or_default().push((fnv1a(id), id));
     }
     by_kind
         .into_values()

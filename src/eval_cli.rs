@@ -67,7 +67,7 @@ pub fn evaluate(
         .first()
         .is_some_and(|l| drugcite::eval_graph::is_graph_question(l))
     {
-        return drugcite::eval_graph::run(url, key, &lines, verbose);
+        return drugcite::eval_graph::run(url, key, &lines, verbose, part);
     }
     let parsed = read_questions(questions)?;
     let held = held_out(&parsed);

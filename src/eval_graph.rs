@@ -11,6 +11,8 @@ use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::eval::{held_out_of, Part};
+
 /// `must_not` rules are checked among this many top relationships.
 const TOP_NOT: usize = 10;
 
@@ -198,13 +200,26 @@ impl GraphSummary {
     }
 }
 
-/// Asks `url` every question of `lines` (max_hops 2, limit 50, as the reference scorer) and
-/// prints the per-kind table; with `verbose`, every question's outcome.
-pub fn run(url: &str, key: &str, lines: &[&str], verbose: bool) -> anyhow::Result<()> {
+/// The questions of `lines` that `part` scores, in file order: the fit/held split of
+/// `eval::held_out_of` over the ids and kinds of the whole file, as for search question files.
+pub fn questions_of_part(lines: &[&str], part: Part) -> anyhow::Result<Vec<GraphEvalQuestion>> {
+    let all = lines
+        .iter()
+        .map(|line| parse_graph_question(line))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let held = held_out_of(all.iter().map(|q| (q.id.as_str(), q.kind.as_str())));
+    Ok(all
+        .into_iter()
+        .filter(|q| part.includes(&held, &q.id))
+        .collect())
+}
+
+/// Asks `url` every question of `lines` in `part` (max_hops 2, limit 50, as the reference
+/// scorer) and prints the per-kind table; with `verbose`, every question's outcome.
+pub fn run(url: &str, key: &str, lines: &[&str], verbose: bool, part: Part) -> anyhow::Result<()> {
     let client = reqwest::blocking::Client::new();
     let mut summary = GraphSummary::default();
-    for line in lines {
-        let question = parse_graph_question(line)?;
+    for question in questions_of_part(lines, part)? {
         let reply: Value = client
             .post(format!("{}/v1/graph", url.trim_end_matches('/')))
             .header("x-api-key", key)
@@ -266,5 +281,33 @@ mod tests {
         assert!(judged.violation && !judged.success);
         assert!(question.judge(&[]).empty);
         assert!(!is_graph_question(r#"{"id":"s","relevant":[]}"#));
+    }
+
+    #[test]
+    fn parts_split_a_graph_file_as_they_split_a_search_file() {
+        let lines: Vec<String> = (0..9)
+            .map(|i| format!(r#"{{"id":"g{i}","kind":"pair","question":"q","must":[]}}"#))
+            .chain(std::iter::once(
+                r#"{"id":"lone","kind":"brand","question":"q","must":[]}"#.to_owned(),
+            ))
+            .collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let ids = |part| -> Vec<String> {
+            questions_of_part(&lines, part)
+                .expect("parses")
+                .into_iter()
+                .map(|q| q.id)
+                .collect()
+        };
+        let (fit, held, all) = (ids(Part::Fit), ids(Part::Held), ids(Part::All));
+        assert_eq!((fit.len(), held.len(), all.len()), (7, 3, 10));
+        assert!(fit.contains(&"lone".to_owned()), "a lone kind is fitted on");
+        assert!(held.iter().all(|id| !fit.contains(id)));
+        let pairs = all.iter().map(|id| {
+            let kind = if id == "lone" { "brand" } else { "pair" };
+            (id.as_str(), kind)
+        });
+        let expected: Vec<String> = crate::eval::held_out_of(pairs).into_iter().collect();
+        assert_eq!(held, expected, "the same split as eval::held_out");
     }
 }

@@ -148,16 +148,18 @@ enum Command {
         /// Base URL of the server to score.
         #[arg(long, default_value = "http://127.0.0.1:8080")]
         url: String,
-        /// API key with scope `search`.
+        /// API key with scope `search` (`graph` for a graph question file).
         #[arg(long, env = "DRUGCITE_API_KEY")]
         key: String,
-        /// Question file: one JSON object per line with id, kind, question, relevant.
+        /// Question file: one JSON object per line with id, kind, question and `relevant`
+        /// (search) or `must` rules (graph, in the format of `graph-dev-questions.jsonl`).
         questions: PathBuf,
         /// Also print every question's scores and its first result.
         #[arg(long)]
         verbose: bool,
         /// Which questions: `fit` (those ranking parameters are fitted on), `held` (the
-        /// held-out third of each kind, never fitted on) or `all`.
+        /// held-out third of each kind, never fitted on) or `all`; the same split for search
+        /// and graph files.
         #[arg(long, value_enum, default_value = "all")]
         part: Part,
     },

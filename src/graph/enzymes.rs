@@ -2,7 +2,8 @@
 //! inducers", "moderate or strong CYP2C19 inhibitors"), read into canonical class names
 //! (`strong cyp3a inhibitors`, `p-gp inducers`) with the members the label itself lists after
 //! them ("(e.g., ketoconazole, itraconazole)"). Pure text work, shared by the graph build and
-//! question reading; CYP3A4 and CYP3A are one class (labels use both for the same drugs).
+//! question reading; CYP3A4 and CYP3A are one class (labels use both for the same drugs), and
+//! "cytochrome P450 3A (CYP3A)" or "cytochrome P450 3A4" is the same enzyme as "CYP3A4".
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -13,7 +14,7 @@ use super::names::list_items;
 
 static ENZYME_CLASS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:(strong|moderate|weak|potent)(?:\s*(?:,|or|and|/|to|and/or)\s*(strong|moderate|weak|potent))?\s+)?(cyp\s?-?\d[a-z]\d{0,2}|p-?gp|p-glycoprotein|bcrp|oatp1b1(?:/1b3)?|ugt1a1)(?:\s+(?:enzyme|transporter))?\s+(inhibitors?|inducers?|inhibition|induction)\b",
+        r"(?i)\b(?:(strong|moderate|weak|potent)(?:\s*(?:,|or|and|/|to|and/or)\s*(strong|moderate|weak|potent))?\s+)?(?:cytochrome\s+p-?450\s+(?:\d[a-z]\d{0,2}\s+)?\(\s*)?(cyp\s?-?\d[a-z]\d{0,2}|cytochrome\s+p-?450\s+\d[a-z]\d{0,2}|p-?gp|p-glycoprotein|bcrp|oatp1b1(?:/1b3)?|ugt1a1)\)?(?:\s+(?:enzyme|transporter))?\s+(inhibitors?|inducers?|inhibition|induction)\b",
     )
     .expect("enzyme class pattern")
 });
@@ -110,7 +111,10 @@ fn canonical_enzyme(word: &str) -> String {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    let lower = lower.replace("cyp-", "cyp");
+    let lower = lower
+        .replace("cyp-", "cyp")
+        .replace("cytochromep-450", "cyp")
+        .replace("cytochromep450", "cyp");
     match lower.as_str() {
         "cyp3a4" | "cyp3a5" => "cyp3a".to_owned(),
         "pgp" | "p-gp" | "p-glycoprotein" => "p-gp".to_owned(),
@@ -135,6 +139,21 @@ mod tests {
         assert_eq!(found[0].members, ["ketoconazole", "itraconazole"]);
         assert_eq!(found[1].names, ["p-gp inducers"]);
         assert_eq!(found[1].members, ["rifampin"]);
+    }
+
+    #[test]
+    fn the_spelled_out_cytochrome_names_the_same_class() {
+        let alprazolam = enzyme_classes(
+            "taking strong cytochrome P450 3A (CYP3A) inhibitors (e.g., ketoconazole, \
+             itraconazole), except ritonavir",
+        );
+        assert_eq!(alprazolam[0].names, ["strong cyp3a inhibitors"]);
+        assert_eq!(alprazolam[0].members, ["ketoconazole", "itraconazole"]);
+        let triazolam =
+            enzyme_classes("strong cytochrome P450 (CYP 3A) enzyme inhibitors (e.g., nefazodone)");
+        assert_eq!(triazolam[0].names, ["strong cyp3a inhibitors"]);
+        let bare = enzyme_classes("potent cytochrome P450 3A4 inhibitors");
+        assert_eq!(bare[0].names, ["strong cyp3a inhibitors"]);
     }
 
     #[test]

@@ -9,6 +9,8 @@ pub mod build;
 mod common;
 pub mod cues;
 pub mod enzymes;
+pub mod findings;
+mod heads;
 pub mod model;
 pub mod names;
 pub mod question;

@@ -14,6 +14,7 @@ use regex::Regex;
 
 use super::build::target_nodes;
 use super::enzymes::{enzyme_classes, question_class_names};
+use super::findings::lab_findings;
 use super::model::{Node, RelationType};
 use super::relations::{Drugs, Target};
 use crate::conditions::{Matcher, Purpose};
@@ -21,7 +22,7 @@ use crate::curated::ConditionSynonyms;
 use crate::search::understanding::form::{question_form, QuestionForm};
 use crate::search::understanding::populations::{covered_names, populations};
 use crate::search::understanding::DrugMention;
-use crate::text::{key_of, occurrences, words, WordEdge};
+use crate::text::{key_of, occurrences, words, Word, WordEdge};
 
 /// Relation words, each with the relation types it asks for.
 static INTENTS: LazyLock<Vec<(Regex, &'static [RelationType])>> = LazyLock::new(|| {
@@ -178,9 +179,24 @@ pub struct GraphQuestion {
     pub form: QuestionForm,
     /// Names of the drugs named that have no label in the index (they are partners).
     pub unlabelled: Vec<String>,
+    /// The words of the last named class when it was only guessed by its head
+    /// (`classes_by_head`): an answer that finds nothing with it is answered without it.
+    pub guessed_class: Option<String>,
 }
 
 impl GraphQuestion {
+    /// The question without its guessed class, its words back among those not understood.
+    pub fn without_guess(&self) -> Option<GraphQuestion> {
+        let words = self.guessed_class.as_ref()?;
+        let mut plain = self.clone();
+        plain.drugs.pop();
+        plain
+            .unrecognized
+            .extend(words.split_whitespace().map(str::to_owned));
+        plain.guessed_class = None;
+        Some(plain)
+    }
+
     /// Why the question cannot be answered as asked, if it cannot.
     pub fn note(&self) -> Option<&'static str> {
         if self.drugs.is_empty() && self.conditions.is_empty() {
@@ -227,6 +243,13 @@ impl Understander<'_> {
         let mut conditions = self.named_populations(&lower, &intents, &mut covered);
         conditions.extend(self.named_conditions(&lower, &intents, &mut covered));
         conditions.truncate(MAX_NAMED);
+        let guessed_class = self
+            .classes_by_head(&lower, &mut covered)
+            .filter(|_| drugs.len() < MAX_NAMED)
+            .map(|(class, words)| {
+                drugs.push(class);
+                words
+            });
         let mut relation_types = Vec::new();
         for kind in intents.iter().flat_map(|(_, kinds)| kinds.iter()) {
             if !relation_types.contains(kind) {
@@ -251,6 +274,7 @@ impl Understander<'_> {
             unrecognized: unrecognized(&lower, &covered),
             form,
             unlabelled,
+            guessed_class,
         }
     }
 
@@ -316,6 +340,35 @@ impl Understander<'_> {
         named
     }
 
+    /// Classes named by a phrase of the question's own that ends in the last two words of
+    /// class names, among the words nothing else accounted for ("iodinated contrast agents" →
+    /// every "… contrast agent" class: radiographic, gadolinium-based, …), read by that head,
+    /// with the words read. A guess: the answer drops it when it finds nothing with it ("CYP
+    /// enzyme inhibitors" is not the angiotensin converting enzyme inhibitors).
+    fn classes_by_head(
+        &self,
+        lower: &str,
+        covered: &mut Vec<Range<usize>>,
+    ) -> Option<(NamedDrug, String)> {
+        let is_free = |w: &Word| {
+            !covered
+                .iter()
+                .any(|r| r.start <= w.span.start && w.span.end <= r.end)
+                && !FILLER.contains(&w.norm.as_str())
+                && w.norm.chars().all(char::is_alphabetic)
+        };
+        let free: Vec<Word> = words(lower).into_iter().filter(is_free).collect();
+        let vocabulary_classes = self.drugs.vocabulary().classes();
+        let names = vocabulary_classes.keys().copied();
+        let (classes, span) = super::heads::classes_by_head(lower, &free, names)?;
+        covered.push(span.clone());
+        let class = NamedDrug {
+            nodes: classes.iter().map(|n| Node::class(n)).collect(),
+            is_class: true,
+        };
+        Some((class, lower[span].to_owned()))
+    }
+
     /// Populations and settings the question names, as conditions standing for population nodes
     /// and for the conditions of the same words ("renal impairment").
     fn named_populations(
@@ -354,6 +407,23 @@ impl Understander<'_> {
             )
     }
 
+    /// Normalised keys of `phrases` and of the condition each reads as in label text, when
+    /// the reading drops no more than a leading word ("major adverse cardiovascular events"
+    /// reads as the label's "adverse cardiovascular event"; "mace" is its synonym).
+    fn keys_as_labels_read(&self, phrases: &[String]) -> Vec<String> {
+        let mut keys: Vec<String> = phrases.iter().map(|p| key_of(p)).collect();
+        for phrase in phrases {
+            let read = self.matcher.find(phrase, Purpose::Outcomes).into_iter();
+            let whole = read.filter(|m| {
+                m.span.end == phrase.len() && phrase[..m.span.start].split_whitespace().count() <= 1
+            });
+            keys.extend(whole.map(|m| key_of(&m.condition_name)));
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
     fn named_conditions(
         &self,
         lower: &str,
@@ -367,6 +437,10 @@ impl Understander<'_> {
                     spans.push((span, group.phrases[0].clone(), group.phrases.clone()));
                 }
             }
+        }
+        for finding in lab_findings(lower) {
+            let name = lower[finding.span.clone()].to_owned();
+            spans.push((finding.span, name, finding.phrases));
         }
         for mention in self.matcher.find(lower, Purpose::Conditions) {
             let synonyms = self
@@ -385,7 +459,7 @@ impl Understander<'_> {
                 continue;
             }
             taken.push(span.clone());
-            let keys = phrases.iter().map(|p| key_of(p)).collect();
+            let keys = self.keys_as_labels_read(&phrases);
             add_condition(
                 &mut named,
                 NamedCondition {

@@ -261,7 +261,10 @@ impl KnowledgeGraph {
                     .map(|r| self.chains_to(r, drug, budget, &lead)),
             );
             if constraints.iter().all(|c| !c.is_empty()) {
-                let mut best: Vec<Found> = constraints.into_iter().filter_map(strongest).collect();
+                let mut best: Vec<Found> = constraints
+                    .into_iter()
+                    .filter_map(|c| strongest(asked_first(c, &question.relation_types)))
+                    .collect();
                 rank(&mut best);
                 answers.push(best);
             }
@@ -485,6 +488,20 @@ fn class_is_asked(question: &GraphQuestion) -> bool {
                 .relation_types
                 .contains(&RelationType::Contraindication));
     !about_partners || question.drugs.len() > 1
+}
+
+/// One constraint's relationships of the relation types asked, when it has any: a drug whose
+/// label both contraindicates a partner and lists it among its interactions answers
+/// "contraindicated with" by the contraindication.
+fn asked_first<'g>(found: Vec<Found<'g>>, asked: &[RelationType]) -> Vec<Found<'g>> {
+    if found.iter().any(|f| asked.contains(&f.edge.kind)) {
+        found
+            .into_iter()
+            .filter(|f| asked.contains(&f.edge.kind))
+            .collect()
+    } else {
+        found
+    }
 }
 
 fn boxed_ok(edge: &Edge, boxed_only: bool) -> bool {

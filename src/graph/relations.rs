@@ -10,19 +10,20 @@
 use std::ops::Range;
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
 use super::cues::Cues;
 use super::enzymes::enzyme_classes;
 use super::model::{RelationType, Severity};
+use super::names::{curated_names, has_usan_stem};
 use super::severity::{is_negated, severity, window};
 use crate::conditions::{Matcher, Purpose, SectionGroup};
 use crate::label::LabelMeta;
 use crate::search::understanding::populations::populations;
 use crate::search::understanding::{name_parts, DrugVocabulary};
-use crate::text::contains_any_word;
+use crate::text::{contains_any_word, occurrences, WordEdge};
 
 /// In a contraindication, what follows one of these is the reason given, not a target.
 static REASON: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
@@ -53,6 +54,21 @@ const NO_INTERACTION: &[&str] = &[
     "no pharmacokinetic",
     "not expected",
     "unlikely",
+];
+
+/// A warnings sentence with one of these speaks of using the drug with others: the drugs it
+/// names ("concomitant use of other serotonergic drugs (including … tramadol …)") are
+/// interactions, stated at the warning's level.
+const CONCOMITANT: &[&str] = &[
+    "concomitant",
+    "concomitantly",
+    "coadministration",
+    "co-administration",
+    "coadministered",
+    "co-administered",
+    "combined with",
+    "in combination with",
+    "together with",
 ];
 
 /// Words the vocabularies list as conditions that only qualify another ("fatal"); they set
@@ -155,13 +171,21 @@ pub fn statements(
                 ));
             }
         }
-        let names_drugs = matches!(
-            section_kind,
-            RelationType::Interaction | RelationType::Contraindication
-        );
+        let concomitant =
+            section_kind == RelationType::Warning && contains_any_word(&lower, CONCOMITANT);
+        let names_drugs = concomitant
+            || matches!(
+                section_kind,
+                RelationType::Interaction | RelationType::Contraindication
+            );
         if names_drugs && !contains_any_word(&lower, NO_INTERACTION) {
+            let drug_kind = if concomitant {
+                RelationType::Interaction
+            } else {
+                kind
+            };
             for target in drug_targets(&lower, drugs) {
-                out.push(Statement::new(target, kind, severity));
+                out.push(Statement::new(target, drug_kind, severity));
             }
         }
         out.extend(enzyme_members(&lower, drugs));
@@ -245,6 +269,7 @@ fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
     let mut targets: Vec<Target> = understood
         .drugs
         .into_iter()
+        .filter(|mention| mention.class.is_some() || is_written(sentence, &mention.word))
         .filter_map(|mention| match mention.class {
             Some(class) => Some(Target::Class(class)),
             None => drugs.named(&mention.word, &mention.labels),
@@ -321,8 +346,27 @@ impl<'a> Drugs<'a> {
             let parts = name_parts(&meta(l).drug.name);
             parts.len() <= MAX_INGREDIENTS && parts.iter().any(|p| first_word(p) == word)
         });
-        ingredient.then(|| Target::Ingredient(word.to_owned()))
+        if ingredient {
+            return Some(Target::Ingredient(word.to_owned()));
+        }
+        is_drug_name(word).then(|| Target::Unlabelled(word.to_owned()))
     }
+}
+
+/// A word that only kits or many-ingredient products of the index contain is still a drug of
+/// its own when its form says so (a USAN stem: "clarithromycin" of a triple pack) or the curated
+/// tables name it: a drug without a label of its own.
+fn is_drug_name(word: &str) -> bool {
+    static CURATED: LazyLock<BTreeSet<String>> = LazyLock::new(curated_names);
+    has_usan_stem(word) || CURATED.contains(word)
+}
+
+/// Whether `word` is written in `sentence` as it is, not only read as a misspelling of it (the
+/// question reader forgives "chronic" for "chromic"; label text is taken as written).
+fn is_written(sentence: &str, word: &str) -> bool {
+    occurrences(sentence, word, WordEdge::WholeOrPlural)
+        .next()
+        .is_some()
 }
 
 fn first_word(name: &str) -> &str {
@@ -516,6 +560,38 @@ mod tests {
         let mild = statements_of("Mild nausea was reported.", "adverse_reactions");
         assert_eq!(mild[0].2, Some(Severity::Mild));
         assert!(statements_of("Nausea was reported.", "how_supplied").is_empty());
+    }
+
+    #[test]
+    fn drugs_a_warning_names_for_concomitant_use_are_interactions_at_its_level() {
+        let found = statements_of(
+            "The risk is increased with concomitant use of other drugs (including aspirin).",
+            "warnings_and_cautions",
+        );
+        assert_eq!(
+            found,
+            [(
+                "drug [1]".into(),
+                RelationType::Interaction,
+                Some(Severity::Moderate)
+            )]
+        );
+        assert!(
+            statements_of("Aspirin was studied in adults.", "warnings_and_cautions").is_empty(),
+            "a warning that does not speak of using them together names no interaction"
+        );
+    }
+
+    #[test]
+    fn label_text_is_read_as_written_and_stemmed_names_without_a_label_are_drugs() {
+        let found = statements_of("Avoid warfarn.", "drug_interactions");
+        assert!(
+            found
+                .iter()
+                .all(|(target, _, _)| !target.starts_with("drug")),
+            "a misspelling is forgiven in questions, not in labels: {found:?}"
+        );
+        assert!(is_drug_name("clarithromycin") && !is_drug_name("tablets"));
     }
 
     #[test]

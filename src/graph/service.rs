@@ -111,13 +111,16 @@ impl GraphService {
     ) -> Result<GraphAnswer, EngineError> {
         let reasoner = self.reasoner()?;
         let live = self.index.current();
-        let understood =
+        let mut understood =
             reasoner.understand(question.as_str(), &live.vocabulary, live.snapshot.labels());
         let common = understood.form == QuestionForm::CommonSideEffects;
         let considered = if common { usize::MAX } else { limit.get() };
-        let mut found = reasoner
-            .graph()
-            .answer(&understood, max_hops.get(), considered);
+        let graph = reasoner.graph();
+        let mut found = graph.answer(&understood, max_hops.get(), considered);
+        if let Some(plain) = understood.without_guess().filter(|_| found.is_empty()) {
+            found = graph.answer(&plain, max_hops.get(), considered);
+            understood = plain;
+        }
         if common {
             self.order_by_label_frequency(&mut found)?;
             found.truncate(limit.get());

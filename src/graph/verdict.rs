@@ -8,6 +8,7 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::model::RelationType;
+use super::relations::sentences;
 
 /// What the labels state between the two things a yes/no question names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -73,10 +74,13 @@ pub fn instruction(text: &str) -> Option<Instruction> {
         .map(|(_, instruction)| *instruction)
 }
 
-/// The instruction of the sentences of `text` that name `name` (any case), if one gives one.
+/// The instruction of the sentences of `text` that name `name` (any case), if one gives one;
+/// "(e.g., rifampin)" stays in its sentence ("Avoid … inducers (e.g., rifampin)").
 pub fn instruction_about(text: &str, name: &str) -> Option<Instruction> {
     let name = name.split_whitespace().next()?.to_lowercase();
-    text.split_inclusive(['.', ';'])
+    sentences(text)
+        .into_iter()
+        .map(|range| &text[range])
         .filter(|sentence| sentence.to_lowercase().contains(&name))
         .filter_map(instruction)
         .min()
@@ -134,6 +138,16 @@ mod tests {
             Some(Instruction::Monitor)
         );
         assert_eq!(instruction("Levels increase."), None);
+    }
+
+    #[test]
+    fn an_example_list_keeps_its_sentence_instruction() {
+        let text = "Avoid concomitant use of ELIQUIS with combined P-gp and strong CYP3A4 \
+                    inducers (e.g., rifampin, carbamazepine). Other text.";
+        assert_eq!(
+            instruction_about(text, "rifampin"),
+            Some(Instruction::Avoid)
+        );
     }
 
     #[test]

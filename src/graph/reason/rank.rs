@@ -20,8 +20,12 @@ pub fn keep_shared_targets(groups: &mut [Vec<Found>]) {
     }
 }
 
-/// The strongest of one constraint's relationships (shortest chain among equals).
+/// The strongest of one constraint's relationships among its shortest chains: what a label
+/// states directly ("contraindicated with strong CYP3A inhibitors") before what is inferred
+/// through a class member ("contraindicated with clarithromycin", a listed member).
 pub fn strongest(mut found: Vec<Found>) -> Option<Found> {
+    let shortest = found.iter().map(|f| f.path.len()).min()?;
+    found.retain(|f| f.path.len() == shortest);
     rank(&mut found);
     found.into_iter().next()
 }

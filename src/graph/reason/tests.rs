@@ -237,3 +237,54 @@ fn shared_keeps_targets_every_drug_reaches_and_ranking_is_stable() {
         summary(&found[..1])
     );
 }
+
+/// d's label contraindicates class k and lists k among its interactions (with more evidence);
+/// it also contraindicates m, a listed member of k.
+#[test]
+fn a_direct_statement_of_the_asked_kind_beats_interactions_and_member_chains() {
+    use RelationType::*;
+    let serious = Some(Severity::Serious);
+    let graph = KnowledgeGraph::new(GraphData {
+        nodes: vec![Node::drug("d"), Node::drug("m"), Node::class("k")],
+        relationships: vec![
+            edge(
+                "drug:d",
+                "class:k",
+                Interaction,
+                serious,
+                5,
+                "drug_interactions",
+            ),
+            edge(
+                "drug:d",
+                "class:k",
+                Contraindication,
+                serious,
+                1,
+                "contraindications",
+            ),
+            edge(
+                "drug:d",
+                "drug:m",
+                Contraindication,
+                serious,
+                3,
+                "contraindications",
+            ),
+            edge("drug:m", "class:k", MemberOf, None, 0, ""),
+        ],
+    });
+    let question = GraphQuestion {
+        drugs: vec![named("k", true)],
+        relation_types: vec![Contraindication],
+        asks_which: true,
+        ..GraphQuestion::default()
+    };
+    let found = graph.answer(&question, 2, 10);
+    assert_eq!(
+        summary(&found)[0],
+        ("d".into(), "contraindication", "k".into(), 1),
+        "{:?}",
+        summary(&found)
+    );
+}

@@ -75,17 +75,20 @@ impl KnowledgeGraph {
 
     /// Breadth-first walks from `start` over interaction edges (one at most per walk) and
     /// member_of edges (either way); every drug reached after its interaction edge, with the
-    /// first (shortest) walk to it as (edge, from, to) steps.
+    /// first (shortest) walk to it of each relation kind as (edge, from, to) steps: a drug
+    /// whose label lists a partner among its interactions and contraindicates the partner's
+    /// class keeps both walks, so the relation asked for can be chosen.
     pub(super) fn walk_interactions(
         &self,
         start: NodeIndex,
         budget: usize,
     ) -> Vec<(NodeIndex, Walk)> {
-        let mut seen: HashSet<(NodeIndex, bool)> = HashSet::from([(start, false)]);
-        let mut queue = VecDeque::from([(start, false, Vec::new())]);
+        type State = (NodeIndex, Option<RelationType>);
+        let mut seen: HashSet<State> = HashSet::from([(start, None)]);
+        let mut queue: VecDeque<(State, Walk)> = VecDeque::from([((start, None), Vec::new())]);
         let mut reached = Vec::new();
-        while let Some((node, used, steps)) = queue.pop_front() {
-            if used && self.graph[node].kind == NodeKind::Drug {
+        while let Some(((node, used), steps)) = queue.pop_front() {
+            if used.is_some() && self.graph[node].kind == NodeKind::Drug {
                 reached.push((node, steps.clone()));
             }
             if steps.len() >= budget {
@@ -110,14 +113,16 @@ impl KnowledgeGraph {
             for (edge, other) in next {
                 let kind = self.graph[edge].kind;
                 let interaction = self.is_drug_relation(edge);
-                if (interaction && used) || !(interaction || kind == RelationType::MemberOf) {
+                if (interaction && used.is_some())
+                    || !(interaction || kind == RelationType::MemberOf)
+                {
                     continue;
                 }
-                let state = (other, used || interaction);
+                let state = (other, if interaction { Some(kind) } else { used });
                 if seen.insert(state) {
                     let mut steps = steps.clone();
                     steps.push((edge, node, other));
-                    queue.push_back((other, state.1, steps));
+                    queue.push_back((state, steps));
                 }
             }
         }
