@@ -137,7 +137,9 @@ async fn a_shot_is_injected_and_a_gloss_reaches_the_clinical_word() {
         "the subset's one migraine medicine given by injection: {:?}",
         top(&shot, 3)
     );
-    let pill = app.search("migraine pill that can cause dizziness", 3).await;
+    let pill = app
+        .search("migraine pill that can cause dizziness", 3)
+        .await;
     assert!(
         first_drug(&pill).starts_with("rizatriptan"),
         "the subset's one migraine medicine taken by mouth: {:?}",

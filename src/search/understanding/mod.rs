@@ -12,12 +12,14 @@ use crate::text::name_words;
 
 pub mod form;
 mod intent;
+mod lay;
 pub mod populations;
 mod spelling;
 mod stems;
 mod unlabelled;
 
 use intent::{interaction_sections, section_intents};
+use lay::LayTerms;
 use spelling::SpellingIndex;
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
@@ -176,9 +178,8 @@ pub struct DrugVocabulary {
     classes: Vec<ClassPhrase>,
     /// Labels whose generic name lists several ingredients.
     combinations: BTreeSet<u32>,
-    /// Everyday phrases (as stemmed words, see `stems`) and the label wording a question
-    /// using them also searches.
-    lay_terms: Vec<(Vec<String>, String)>,
+    /// Everyday phrases and the label wording a question using them also searches.
+    lay_terms: LayTerms,
     /// Words that begin a name (a generic's first word, a brand): what a drug is called by,
     /// unlike the later words of a name ("complex" of "sodium ferric gluconate complex").
     leading: BTreeSet<String>,
@@ -247,11 +248,7 @@ impl DrugVocabulary {
             .filter(|l| name_parts(l.generic).len() > 1)
             .map(|l| l.label)
             .collect();
-        let lay_terms = crate::curated::lay_terms()
-            .into_iter()
-            .map(|t| (stems(&t.phrase), t.label_wording))
-            .filter(|(phrase, _)| !phrase.is_empty())
-            .collect();
+        let lay_terms = LayTerms::curated();
         Self {
             labels_by_word,
             continuations,
@@ -286,12 +283,9 @@ impl DrugVocabulary {
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
         let mut keywords = join_without(&tokens, class_subject);
-        let question_stems = stems(&lower);
-        for (phrase, wording) in &self.lay_terms {
-            if !phrase_positions(&question_stems, phrase).is_empty() {
-                keywords.push(' ');
-                keywords.push_str(wording);
-            }
+        for wording in self.lay_terms.wording_in(&lower) {
+            keywords.push(' ');
+            keywords.push_str(wording);
         }
         let unlabelled_drugs = self.unlabelled_in(&tokens, &found);
         let mut drugs: Vec<DrugMention> = Vec::new();
@@ -416,18 +410,6 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
-}
-
-/// The words of `text` as the text index analyses them (lowercased, ASCII-folded, stop words
-/// removed, Porter-stemmed).
-fn stems(text: &str) -> Vec<String> {
-    let mut analyzer = crate::store::text_analyzer();
-    let mut stream = analyzer.token_stream(text);
-    let mut words = Vec::new();
-    while let Some(token) = stream.next() {
-        words.push(token.text.clone());
-    }
-    words
 }
 
 /// The question's words with each misspelled drug name replaced by the name it stands for.
