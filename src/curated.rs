@@ -1,6 +1,7 @@
 //! The vocabularies drugcite curates itself, kept as data under `graph/` with their source and
 //! compiled in: brand → generic names, drug classes with lay terms and members, and everyday
-//! words → label wording. Parses them (the brand table once per process, since every
+//! words → label wording (with the everyday glosses mined from the labels themselves,
+//! `graph/label-glosses.tsv`). Parses them (the brand table once per process, since every
 //! /v1/graph question reads it); matching them against questions or text is for the modules
 //! that use them.
 
@@ -10,7 +11,9 @@ use std::sync::LazyLock;
 const BRANDS: &str = include_str!("../graph/brands.tsv");
 const CLASSES: &str = include_str!("../graph/drug-classes.tsv");
 const LAY_TERMS: &str = include_str!("../graph/lay-terms.tsv");
+const LABEL_GLOSSES: &str = include_str!("../graph/label-glosses.tsv");
 const CONDITION_SYNONYMS: &str = include_str!("../graph/condition-synonyms.tsv");
+const MEDICINE_FORMS: &str = include_str!("../graph/medicine-forms.tsv");
 const LAB_ANALYTES: &str = include_str!("../graph/lab-analytes.tsv");
 
 /// A brand name and the first word of its generic name, both lowercase.
@@ -85,11 +88,31 @@ pub fn lab_analytes() -> Vec<String> {
         .collect()
 }
 
+/// The curated lay terms, then the glosses labels give their clinical words ("breast
+/// enlargement (gynecomastia)"), mined by `scripts/mine-glosses.py`.
 pub fn lay_terms() -> Vec<LayTerm> {
     lowercase_pairs(LAY_TERMS)
+        .chain(lowercase_pairs(LABEL_GLOSSES))
         .map(|(phrase, label_wording)| LayTerm {
             phrase,
             label_wording,
+        })
+        .collect()
+}
+
+/// A noun naming a medicine by its form ("shot", "pill") and the openFDA routes of that form,
+/// both lowercase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MedicineForm {
+    pub noun: String,
+    pub routes: Vec<String>,
+}
+
+pub fn medicine_forms() -> Vec<MedicineForm> {
+    lowercase_pairs(MEDICINE_FORMS)
+        .map(|(noun, routes)| MedicineForm {
+            noun,
+            routes: split_list(&routes),
         })
         .collect()
 }
@@ -125,8 +148,13 @@ mod tests {
     fn every_data_line_parses() {
         assert_eq!(brands().len(), rows(BRANDS).count());
         assert_eq!(drug_classes().len(), rows(CLASSES).count());
-        assert_eq!(lay_terms().len(), rows(LAY_TERMS).count());
+        assert_eq!(
+            lay_terms().len(),
+            rows(LAY_TERMS).count() + rows(LABEL_GLOSSES).count()
+        );
         assert_eq!(condition_synonyms().len(), rows(CONDITION_SYNONYMS).count());
+        assert_eq!(medicine_forms().len(), rows(MEDICINE_FORMS).count());
+        assert!(medicine_forms().iter().all(|f| !f.routes.is_empty()));
         assert!(brands().len() > 100 && drug_classes().len() > 20);
         assert_eq!(brand_generics().len(), brands().len());
         assert!(drug_classes()

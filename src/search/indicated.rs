@@ -1,7 +1,8 @@
-//! A medicine named by the condition it treats ("gout medicine…", "menopause hormone pills…"):
-//! when a question names no drug and no class, the words right before a noun that refers to a
-//! medicine select, by BM25 over Indications and Usage sections, the labels indicated for them,
-//! which then stand as the question's subject. Reads the index; never ranks.
+//! A medicine named by the condition it treats ("gout medicine…", "migraine shot…"): when a
+//! question names no drug and no class, the words right before a noun that refers to a medicine
+//! select, by BM25 over Indications and Usage sections, the labels indicated for them (given by
+//! the routes the noun implies: a shot is injected, a pill swallowed), which then stand as the
+//! question's subject. Reads the index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
@@ -33,12 +34,14 @@ pub fn with_indicated_subject(
         return Ok(understanding);
     }
     let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
-    let modifiers = condition_before_medicine(&understanding.topic, medicine_nouns(), is_word);
+    let (modifiers, noun) =
+        condition_before_medicine(&understanding.topic, medicine_nouns(), is_word);
     let condition = analyse(&live.snapshot, &modifiers.join(" "));
     if condition.is_empty() {
         return Ok(understanding);
     }
-    let labels = indicated_labels(live, &condition)?;
+    let routes = noun.and_then(|noun| form_routes().get(noun));
+    let labels = indicated_labels(live, &condition, routes)?;
     if !labels.is_empty() {
         understanding.drugs.push(DrugMention {
             word: modifiers.join(" "),
@@ -51,7 +54,8 @@ pub fn with_indicated_subject(
 }
 
 /// Nouns that refer to a medicine: the last words of the curated class phrases people use
-/// ("cholesterol medicine", "sleeping pill", "water pill"), those that end two phrases or more.
+/// ("cholesterol medicine", "sleeping pill", "water pill"), those that end two phrases or more,
+/// and the nouns of `graph/medicine-forms.tsv` ("shot", "inhaler").
 fn medicine_nouns() -> &'static BTreeSet<String> {
     static NOUNS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
         let mut ending: BTreeMap<String, usize> = BTreeMap::new();
@@ -63,53 +67,91 @@ fn medicine_nouns() -> &'static BTreeSet<String> {
                 }
             }
         }
-        ending
+        let heads = ending
             .into_iter()
             .filter(|(_, phrases)| *phrases >= 2)
-            .map(|(noun, _)| noun)
-            .collect()
+            .map(|(noun, _)| noun);
+        heads.chain(form_routes().keys().cloned()).collect()
     });
     &NOUNS
 }
 
+/// The routes (lowercase) each form noun implies.
+fn form_routes() -> &'static BTreeMap<String, Vec<String>> {
+    static ROUTES: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
+        crate::curated::medicine_forms()
+            .into_iter()
+            .map(|form| (form.noun, form.routes))
+            .collect()
+    });
+    &ROUTES
+}
+
 /// The words right before the first medicine noun of `text` (plural "s" ignored), at most
 /// `MAX_MODIFIERS`, stopping at a word `is_word` rejects (a stop word): "gout" of "gout medicine
-/// that…", "menopause hormone" of "menopause hormone pills and…". Empty without such a noun.
-fn condition_before_medicine<'a>(
+/// that…", "menopause hormone" of "menopause hormone pills and…"; with the noun (singular).
+/// Empty and `None` without such a noun.
+fn condition_before_medicine<'a, 'n>(
     text: &'a str,
-    nouns: &BTreeSet<String>,
+    nouns: &'n BTreeSet<String>,
     is_word: impl Fn(&str) -> bool,
-) -> Vec<&'a str> {
+) -> (Vec<&'a str>, Option<&'n str>) {
     let words: Vec<&str> = name_words(text).collect();
-    let is_noun =
-        |w: &str| nouns.contains(w) || w.strip_suffix('s').is_some_and(|s| nouns.contains(s));
-    let Some(at) = words.iter().position(|w| is_noun(w)) else {
-        return Vec::new();
+    let noun_of = |w: &str| {
+        nouns
+            .get(w)
+            .or_else(|| nouns.get(w.strip_suffix('s')?))
+            .map(String::as_str)
+    };
+    let Some((at, noun)) = words
+        .iter()
+        .enumerate()
+        .find_map(|(at, w)| Some((at, noun_of(w)?)))
+    else {
+        return (Vec::new(), None);
     };
     let mut start = at;
     while start > 0 && at - start < MAX_MODIFIERS && is_word(words[start - 1]) {
         start -= 1;
     }
-    words[start..at].to_vec()
+    (words[start..at].to_vec(), Some(noun))
 }
 
-/// The current labels whose Indications text matches `condition` by BM25 within
-/// `SHARE_OF_BEST` of the best, at most `MAX_LABELS`, best first (then by ordinal).
-fn indicated_labels(live: &Live, condition: &[String]) -> Result<BTreeSet<u32>, StoreError> {
+/// The current labels, given by one of `routes` when some are named, whose Indications text
+/// matches `condition` by BM25 within `SHARE_OF_BEST` of the best of them, at most
+/// `MAX_LABELS`, best first (then by ordinal).
+fn indicated_labels(
+    live: &Live,
+    condition: &[String],
+    routes: Option<&Vec<String>>,
+) -> Result<BTreeSet<u32>, StoreError> {
     let hits = section_candidates(&live.snapshot, condition, INDICATIONS, TEXTS)?;
-    let Some(best) = hits.first().map(|hit| hit.score) else {
-        return Ok(BTreeSet::new());
+    let labels = live.snapshot.labels();
+    let given_so = |label: u32| {
+        routes.is_none_or(|routes| {
+            let given = &labels[label as usize].drug.route;
+            given
+                .iter()
+                .any(|r| routes.iter().any(|w| r.eq_ignore_ascii_case(w)))
+        })
     };
     let mut by_label: BTreeMap<u32, f32> = BTreeMap::new();
-    for hit in hits.iter().filter(|hit| hit.score >= SHARE_OF_BEST * best) {
+    for hit in &hits {
         for fingerprint in live.copies.of(hit.text) {
-            if let Some(info) = live.catalog.get(fingerprint) {
-                let score = by_label.entry(info.label).or_insert(hit.score);
-                *score = score.max(hit.score);
+            match live.catalog.get(fingerprint) {
+                Some(info) if given_so(info.label) => {
+                    let score = by_label.entry(info.label).or_insert(hit.score);
+                    *score = score.max(hit.score);
+                }
+                _ => {}
             }
         }
     }
-    let mut ranked: Vec<(u32, f32)> = by_label.into_iter().collect();
+    let best = by_label.values().copied().fold(0.0, f32::max);
+    let mut ranked: Vec<(u32, f32)> = by_label
+        .into_iter()
+        .filter(|(_, score)| *score >= SHARE_OF_BEST * best)
+        .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     Ok(ranked
         .into_iter()
@@ -124,7 +166,7 @@ mod tests {
 
     fn modifiers(text: &str) -> Vec<&str> {
         let stop = ["that", "and", "the", "my", "a"];
-        condition_before_medicine(text, medicine_nouns(), |w| !stop.contains(&w))
+        condition_before_medicine(text, medicine_nouns(), |w| !stop.contains(&w)).0
     }
 
     #[test]
@@ -139,5 +181,17 @@ mod tests {
         assert_eq!(modifiers("does my medicine cause rash"), Vec::<&str>::new());
         assert_eq!(modifiers("drug-induced lupus"), Vec::<&str>::new());
         assert_eq!(modifiers("tumor lysis syndrome risk"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn a_form_noun_names_the_condition_and_the_routes() {
+        let is_word = |w: &str| w != "that";
+        let (words, noun) =
+            condition_before_medicine("migraine shots that constipate", medicine_nouns(), is_word);
+        assert_eq!((words, noun), (vec!["migraine"], Some("shot")));
+        assert!(form_routes()["shot"].contains(&"subcutaneous".to_owned()));
+        assert_eq!(form_routes()["pill"], ["oral"]);
+        let (_, noun) = condition_before_medicine("gout medicine", medicine_nouns(), is_word);
+        assert!(noun.is_some_and(|n| !form_routes().contains_key(n)));
     }
 }

@@ -29,6 +29,7 @@ mod holders;
 mod layout;
 mod lease;
 mod schema;
+pub(crate) use schema::text_analyzer;
 mod snapshot;
 mod vectors;
 

@@ -70,6 +70,12 @@ impl Fields {
 
 /// Words, lowercased, ASCII-folded, English stop words removed, Porter-stemmed.
 pub(crate) fn register_analyzer(index: &Index) {
+    index.tokenizers().register(ANALYZER, text_analyzer());
+}
+
+/// The analyzer of the text field, also for matching question phrases the way the text is
+/// matched ("ankles swell" meets "swelling").
+pub(crate) fn text_analyzer() -> TextAnalyzer {
     let mut builder = TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
@@ -78,8 +84,7 @@ pub(crate) fn register_analyzer(index: &Index) {
     if let Some(stop_words) = StopWordFilter::new(Language::English) {
         builder = builder.filter_dynamic(stop_words);
     }
-    let analyzer = builder
+    builder
         .filter_dynamic(Stemmer::new(Language::English))
-        .build();
-    index.tokenizers().register(ANALYZER, analyzer);
+        .build()
 }

@@ -1,7 +1,9 @@
 //! POST /v1/search reads questions as people type them: a drug without a label is named in
 //! `metadata.unmatched_drugs`, a misspelled drug still finds its label, and a question worded
-//! with "avoid" or "not be used" reaches Contraindications without a cue word for it, and a
-//! medicine named only by the condition it treats finds the labels indicated for that condition.
+//! with "avoid" or "not be used" reaches Contraindications without a cue word for it, a
+//! medicine named only by the condition it treats finds the labels indicated for that condition
+//! (given the way its noun says: a shot, a pill), and a lay phrase the labels gloss reaches the
+//! clinical word.
 
 use drugcite::ingest::IngestMode;
 
@@ -107,5 +109,48 @@ async fn a_medicine_named_by_its_condition_finds_the_labels_indicated_for_it() {
             .first()
             .is_some_and(|(drug, _)| drug.contains("levodopa") || drug.contains("selegiline")),
         "first from a label indicated for Parkinson's disease: {found:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_shot_is_injected_and_a_gloss_reaches_the_clinical_word() {
+    let dir = scratch_dir();
+    let inputs = [write_jsonl(
+        dir.path(),
+        "labels.jsonl",
+        &corpus_lines(CONDITION_RECORDS),
+    )];
+    let data_dir = dir.path().join("data");
+    ingest_lexical(&data_dir, &inputs, IngestMode::Full, &[]);
+    let app = spawn_app_with(&data_dir, GENEROUS).await;
+    let first_drug = |reply: &crate::helpers::Reply| {
+        top(reply, 1)
+            .first()
+            .map(|(drug, _)| drug.clone())
+            .unwrap_or_default()
+    };
+    let shot = app
+        .search("migraine shot that can cause constipation", 3)
+        .await;
+    assert!(
+        first_drug(&shot).starts_with("galcanezumab"),
+        "the subset's one migraine medicine given by injection: {:?}",
+        top(&shot, 3)
+    );
+    let pill = app
+        .search("migraine pill that can cause dizziness", 3)
+        .await;
+    assert!(
+        first_drug(&pill).starts_with("rizatriptan"),
+        "the subset's one migraine medicine taken by mouth: {:?}",
+        top(&pill, 3)
+    );
+    let gloss = app.search("bicalutamide breast enlargement", 3).await;
+    assert!(
+        results(&gloss).iter().any(|r| r["text"]
+            .as_str()
+            .is_some_and(|t| t.to_lowercase().contains("gynecomastia"))),
+        "the labels' own gloss 'breast enlargement (gynecomastia)': {:?}",
+        top(&gloss, 3)
     );
 }

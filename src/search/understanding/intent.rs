@@ -169,6 +169,11 @@ pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     sections
 }
 
+/// The sections a question about two drugs taken together asks for.
+pub(super) fn interaction_sections() -> Vec<&'static str> {
+    section_intents("interact")
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::vocabulary;
@@ -201,7 +206,27 @@ mod tests {
             .understand("kidney impairment")
             .sections
             .contains(&"use_in_specific_populations"));
-        assert!(v.understand("sertraline pimozide").sections.is_empty());
+        assert!(v.understand("sertraline dosing").sections[0] == "dosage_and_administration");
+        assert_eq!(
+            v.understand("sertraline pimozide").sections[0],
+            "drug_interactions",
+            "two drugs named together ask how they interact"
+        );
+        assert!(
+            v.understand("carbidopa levodopa").sections.is_empty(),
+            "the ingredients of one combination are not partners"
+        );
+        assert!(v.understand("sertraline").sections.is_empty());
+        assert!(
+            v.understand("sertraline complex sleep behaviors")
+                .sections
+                .is_empty(),
+            "a later word of a name is no partner"
+        );
+        assert_eq!(
+            v.understand("sertraline and ferrlecit").sections[0],
+            "drug_interactions"
+        );
         assert!(
             v.understand("uncontraindicated").sections.is_empty(),
             "cues start at a word boundary"

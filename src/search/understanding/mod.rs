@@ -12,12 +12,14 @@ use crate::text::name_words;
 
 pub mod form;
 mod intent;
+mod lay;
 pub mod populations;
 mod spelling;
 mod stems;
 mod unlabelled;
 
-use intent::section_intents;
+use intent::{interaction_sections, section_intents};
+use lay::LayTerms;
 use spelling::SpellingIndex;
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
@@ -176,8 +178,11 @@ pub struct DrugVocabulary {
     classes: Vec<ClassPhrase>,
     /// Labels whose generic name lists several ingredients.
     combinations: BTreeSet<u32>,
-    /// Everyday phrases (as words) and the label wording a question using them also searches.
-    lay_terms: Vec<(Vec<String>, String)>,
+    /// Everyday phrases and the label wording a question using them also searches.
+    lay_terms: LayTerms,
+    /// Words that begin a name (a generic's first word, a brand): what a drug is called by,
+    /// unlike the later words of a name ("complex" of "sodium ferric gluconate complex").
+    leading: BTreeSet<String>,
     /// Name words, for reading a misspelled drug name.
     spelling: SpellingIndex,
     /// Drug names of which the index holds no label: from curated data (brands, their
@@ -201,9 +206,11 @@ impl DrugVocabulary {
         let mut labels_by_word: HashMap<String, BTreeSet<u32>> = HashMap::new();
         let mut standalone: BTreeSet<String> = BTreeSet::new();
         let mut continuations: HashMap<String, BTreeSet<String>> = HashMap::new();
+        let mut leading: BTreeSet<String> = BTreeSet::new();
         for label in &labels {
             for part in label.names.iter().flat_map(|n| name_parts(n)) {
                 let part: Vec<&str> = name_words(&part).collect();
+                leading.extend(part.first().map(|w| (*w).to_owned()));
                 for (i, word) in part.iter().enumerate().filter(|(_, w)| is_name_word(w)) {
                     labels_by_word
                         .entry((*word).to_owned())
@@ -225,6 +232,7 @@ impl DrugVocabulary {
         for brand in crate::curated::brands() {
             match labels_by_word.get(&brand.generic).cloned() {
                 Some(generic) => {
+                    leading.insert(brand.brand.clone());
                     labels_by_word.entry(brand.brand).or_insert(generic);
                 }
                 None => unlabelled.extend([brand.brand, brand.generic]),
@@ -240,21 +248,14 @@ impl DrugVocabulary {
             .filter(|l| name_parts(l.generic).len() > 1)
             .map(|l| l.label)
             .collect();
-        let lay_terms = crate::curated::lay_terms()
-            .into_iter()
-            .map(|t| {
-                (
-                    name_words(&t.phrase).map(str::to_owned).collect(),
-                    t.label_wording,
-                )
-            })
-            .collect();
+        let lay_terms = LayTerms::curated();
         Self {
             labels_by_word,
             continuations,
             classes,
             combinations,
             lay_terms,
+            leading,
             spelling,
             unlabelled,
         }
@@ -282,11 +283,9 @@ impl DrugVocabulary {
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
         let mut keywords = join_without(&tokens, class_subject);
-        for (phrase, wording) in &self.lay_terms {
-            if !phrase_positions(&tokens, phrase).is_empty() {
-                keywords.push(' ');
-                keywords.push_str(wording);
-            }
+        for wording in self.lay_terms.wording_in(&lower) {
+            keywords.push(' ');
+            keywords.push_str(wording);
         }
         let unlabelled_drugs = self.unlabelled_in(&tokens, &found);
         let mut drugs: Vec<DrugMention> = Vec::new();
@@ -295,13 +294,33 @@ impl DrugVocabulary {
                 drugs.push(mention);
             }
         }
+        let mut sections = section_intents(&lower);
+        if sections.is_empty() && !subject_open && self.names_a_partner(&drugs) {
+            sections = interaction_sections();
+        }
         Understanding {
             drugs,
             subject_open,
-            sections: section_intents(&lower),
+            sections,
             topic,
             keywords,
             unlabelled_drugs,
+        }
+    }
+
+    /// Whether a drug named after the subject, by a class or a word a name begins with, shares
+    /// none of its labels (another drug, not an ingredient of the subject's combination): two
+    /// drugs named together ask how they interact.
+    fn names_a_partner(&self, drugs: &[DrugMention]) -> bool {
+        let leads = |w: &str| self.leading.contains(w);
+        let named = |d: &DrugMention| {
+            d.class.is_some() || leads(&d.word) || singular(&d.word).is_some_and(leads)
+        };
+        match drugs {
+            [subject, others @ ..] => others
+                .iter()
+                .any(|other| named(other) && other.labels.is_disjoint(&subject.labels)),
+            [] => false,
         }
     }
 
@@ -476,12 +495,12 @@ fn class_phrases(
 }
 
 /// Where `phrase` occurs in `tokens`, a token matching a phrase word as is or without a plural "s".
-fn phrase_positions(tokens: &[&str], phrase: &[String]) -> Vec<usize> {
+fn phrase_positions(tokens: &[impl AsRef<str>], phrase: &[String]) -> Vec<usize> {
     let same = |token: &str, word: &str| token == word || token.strip_suffix('s') == Some(word);
     tokens
         .windows(phrase.len().max(1))
         .enumerate()
-        .filter(|(_, window)| window.iter().zip(phrase).all(|(t, w)| same(t, w)))
+        .filter(|(_, window)| window.iter().zip(phrase).all(|(t, w)| same(t.as_ref(), w)))
         .map(|(start, _)| start)
         .collect()
 }

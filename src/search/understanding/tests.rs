@@ -10,6 +10,7 @@ pub(super) fn vocabulary() -> DrugVocabulary {
         vec!["lactic acid, l-, and citric acid".into()],
         vec!["rosuvastatin calcium".into()],
         vec!["insulin aspart".into()],
+        vec!["sodium ferric gluconate complex".into(), "ferrlecit".into()],
     ];
     DrugVocabulary::build(names.iter().enumerate().map(|(i, n)| LabelNames {
         label: i as u32,
@@ -118,4 +119,22 @@ fn a_question_asking_which_drugs_has_no_subject() {
         !v.understand("pimozide and other drugs").subject_open,
         "named first"
     );
+}
+
+#[test]
+fn lay_phrases_match_on_stems_and_add_the_label_wording() {
+    let v = vocabulary();
+    assert!(v
+        .understand("can sertraline make my ankles swell")
+        .keywords
+        .contains("edema"));
+    assert!(v
+        .understand("sertraline and ringing in the ears")
+        .keywords
+        .contains("tinnitus"));
+    assert!(v
+        .understand("sertraline breast enlargement")
+        .keywords
+        .contains("gynecomastia"));
+    assert!(!v.understand("sertraline dosing").keywords.contains("edema"));
 }
