@@ -95,7 +95,13 @@ fn main() {
         .vectors()
         .expect("read vectors")
         .expect("vectors");
-    let dimensions = stored.space.dimensions;
+    let dimensions = stored.space().dimensions;
+    let mut stored_matrix = Vec::with_capacity(stored.rows() * dimensions);
+    stored
+        .stream(0..stored.rows(), |_, _, row| {
+            stored_matrix.extend_from_slice(row)
+        })
+        .expect("read vectors");
     let queries = questions(&embedder);
     let sizes: Vec<usize> = std::env::var("DRUGCITE_BENCH_SIZES")
         .unwrap_or_else(|_| "104212,250000,500000,1000000,2000000".into())
@@ -107,7 +113,7 @@ fn main() {
         queries.len()
     );
     for size in sizes {
-        let matrix = grown(&stored.matrix, dimensions, size);
+        let matrix = grown(&stored_matrix, dimensions, size);
         let fingerprints: Vec<Fingerprint> = (0..size)
             .map(|i| Fingerprint::of_segment("bench", "rows", &i.to_string()))
             .collect();

@@ -2,7 +2,7 @@
 //! fingerprint index, segment catalog, vectors, drug vocabulary, embedded graph) and swapped
 //! whole when a newer one is published. Owns no cache and answers no question.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use crate::search::collapse::Copies;
 use crate::search::understanding::DrugVocabulary;
 use crate::search::vectors::DenseIndex;
 use crate::store::{
-    io_error, DataDir, SegmentInfo, Snapshot, StoreError, StoredVectors, VectorSpace,
+    io_error, open_phase, DataDir, MappedVectors, SegmentInfo, Snapshot, StoreError, VectorSpace,
 };
 use crate::verify::index::FingerprintIndex;
 
@@ -97,22 +97,38 @@ impl LiveIndex {
 }
 
 fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Live, StoreError> {
-    let snapshot = Snapshot::open_current(data_dir)?;
-    let fingerprints = FingerprintIndex::build(snapshot.fingerprints()?);
-    let catalog = snapshot.catalog()?;
-    let copies = Copies::build(&catalog);
-    let dense = usable_vectors(&snapshot, options.space, &copies)?;
-    let vocabulary = DrugVocabulary::of_current_labels(&snapshot);
-    let reasoner = if options.embedded_graph {
-        let generation = snapshot.generation();
-        let reasoner = Reasoner::load(generation).map_err(io_error(format!(
-            "reading the graph of {}",
-            generation.display()
-        )))?;
-        Some(Arc::new(reasoner))
-    } else {
-        None
-    };
+    Snapshot::open_current_with(data_dir, |snapshot| build_live(snapshot, options, epoch))
+}
+
+/// Everything the services read from an opened generation; the graph and the fingerprint
+/// index are built on a second thread beside the catalog and the vectors.
+fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Live, StoreError> {
+    let (side, main) = std::thread::scope(|scope| {
+        let side = scope.spawn(|| {
+            let reasoner = load_graph(&snapshot, options)?;
+            let fingerprints = open_phase("fingerprint index", || {
+                snapshot.fingerprints().map(FingerprintIndex::build)
+            })?;
+            Ok::<_, StoreError>((reasoner, fingerprints))
+        });
+        let main = (|| {
+            let catalog = open_phase("segment catalog", || snapshot.catalog())?;
+            let copies = open_phase("copies", || Copies::build(&catalog));
+            let dense = open_phase("vectors", || {
+                usable_vectors(&snapshot, options.space, &copies)
+            })?;
+            let vocabulary = open_phase("drug vocabulary", || {
+                DrugVocabulary::of_current_labels(&snapshot)
+            });
+            Ok::<_, StoreError>((catalog, copies, dense, vocabulary))
+        })();
+        (
+            side.join().expect("opening the graph and fingerprints"),
+            main,
+        )
+    });
+    let (reasoner, fingerprints) = side?;
+    let (catalog, copies, dense, vocabulary) = main?;
     let vocabulary = match &reasoner {
         Some(reasoner) => vocabulary.with_unlabelled_drugs(reasoner.graph().unlabelled_drugs()),
         None => vocabulary,
@@ -129,6 +145,21 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
     })
 }
 
+/// The generation's own knowledge graph, unless the graph comes from Neo4j.
+fn load_graph(
+    snapshot: &Snapshot,
+    options: OpenOptions,
+) -> Result<Option<Arc<Reasoner>>, StoreError> {
+    if !options.embedded_graph {
+        return Ok(None);
+    }
+    let generation = snapshot.generation();
+    let reasoner = open_phase("graph", || Reasoner::load(generation)).map_err(io_error(
+        format!("reading the graph of {}", generation.display()),
+    ))?;
+    Ok(Some(Arc::new(reasoner)))
+}
+
 /// The generation's vectors when they are in `space` (the loaded model's).
 fn usable_vectors(
     snapshot: &Snapshot,
@@ -136,7 +167,7 @@ fn usable_vectors(
     copies: &Copies,
 ) -> Result<Option<DenseIndex<TextHash>>, StoreError> {
     Ok(match (snapshot.vectors()?, space) {
-        (Some(stored), Some(space)) if stored.space == space => Some(live_rows(stored, copies)),
+        (Some(stored), Some(space)) if stored.space() == space => Some(live_rows(stored, copies)?),
         (Some(_), Some(_)) => {
             tracing::warn!(
                 generation = %snapshot.generation().display(),
@@ -152,24 +183,14 @@ fn usable_vectors(
 /// The dense index over one row per distinct text a current segment holds (superseded and
 /// withdrawn ones are never searched); a text stored twice keeps its first row only (the same
 /// text has the same vector).
-fn live_rows(stored: StoredVectors, copies: &Copies) -> DenseIndex<TextHash> {
-    let mut texts = Vec::with_capacity(stored.texts.len());
-    let mut matrix = Vec::with_capacity(stored.matrix.len());
-    let mut seen = HashSet::with_capacity(stored.texts.len());
-    let rows = stored.matrix.chunks_exact(stored.space.dimensions);
-    for (text, row) in stored.texts.into_iter().zip(rows) {
-        if copies.contains(text) && seen.insert(text) {
-            texts.push(text);
-            matrix.extend_from_slice(row);
-        }
-    }
-    DenseIndex::new(stored.space.dimensions, texts, matrix)
+fn live_rows(stored: MappedVectors, copies: &Copies) -> Result<DenseIndex<TextHash>, StoreError> {
+    DenseIndex::mapped(stored, |text| copies.contains(text))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{SegmentAddress, VectorSpace};
+    use crate::store::{SegmentAddress, VectorSpace, VectorWriter};
 
     fn info(label: u32, text: &str, current: bool) -> SegmentInfo {
         SegmentInfo {
@@ -197,15 +218,20 @@ mod tests {
             TextHash::of("gone"),
             TextHash::of("old"),
         );
-        let stored = StoredVectors {
-            space: VectorSpace {
-                model_id: [0; 16],
-                dimensions: 2,
-            },
-            texts: vec![a, gone, b, a, old],
-            matrix: vec![1.0, 0.0, 0.0, 1.0, 0.6, 0.8, 1.0, 0.0, 1.0, 0.0],
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vectors.bin");
+        let space = VectorSpace {
+            model_id: [0; 16],
+            dimensions: 2,
         };
-        let dense = live_rows(stored, &Copies::build(&catalog));
+        let mut writer = VectorWriter::create(&path, space).unwrap();
+        let rows = [(a, [1.0, 0.0]), (gone, [0.0, 1.0]), (b, [0.6, 0.8])];
+        for (text, row) in rows.iter().chain(&[(a, [1.0, 0.0]), (old, [1.0, 0.0])]) {
+            writer.append(*text, row).unwrap();
+        }
+        writer.finish().unwrap();
+        let stored = MappedVectors::open(&path).unwrap();
+        let dense = live_rows(stored, &Copies::build(&catalog)).unwrap();
         let nearest = dense.nearest(&[1.0, 0.0], 10);
         let found: Vec<TextHash> = nearest.iter().map(|(text, _)| *text).collect();
         assert_eq!(found, [a, b]);

@@ -13,13 +13,17 @@ pub use section_names::section_name;
 pub use segment::{segment_label, Segment};
 
 /// Second-person words in a segment from which it reads as addressed to the patient.
-const PATIENT_VOICE_WORDS: usize = 2;
+pub const PATIENT_VOICE_WORDS: usize = 2;
+/// The words of that voice, matched whole and in any case.
+pub const PATIENT_VOICE: [&str; 2] = ["you", "your"];
 
 /// Whether `text` speaks to the patient ("Tell your healthcare provider if you…"), as medication
-/// guides do; professional label text never says "you".
+/// guides do; professional label text never says "you". Words are split where the index's
+/// tokenizer splits them (at every character neither letter nor digit), so the same count is
+/// read from the index's postings (`Snapshot::catalog`) without the text.
 pub fn addresses_patient(text: &str) -> bool {
-    crate::text::letter_words(text)
-        .filter(|w| w.eq_ignore_ascii_case("you") || w.eq_ignore_ascii_case("your"))
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| PATIENT_VOICE.iter().any(|v| w.eq_ignore_ascii_case(v)))
         .nth(PATIENT_VOICE_WORDS - 1)
         .is_some()
 }

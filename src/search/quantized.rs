@@ -34,6 +34,16 @@ impl QuantizedRows {
         }
     }
 
+    /// Rows already quantised (by `quantize_into`), `dimensions` codes and one scale per row.
+    pub fn from_parts(dimensions: usize, codes: Vec<i8>, scales: Vec<f32>) -> Self {
+        debug_assert_eq!(codes.len(), scales.len() * dimensions);
+        Self {
+            dimensions,
+            codes,
+            scales,
+        }
+    }
+
     fn rows(&self) -> usize {
         self.scales.len()
     }
@@ -102,7 +112,7 @@ impl QuantizedRows {
 }
 
 /// `blocks` contiguous row ranges covering every row (fewer when there are fewer rows).
-fn even_blocks(rows: usize, blocks: usize) -> Vec<Range<usize>> {
+pub(super) fn even_blocks(rows: usize, blocks: usize) -> Vec<Range<usize>> {
     let per_block = rows.div_ceil(blocks.max(1)).max(1);
     (0..rows.div_ceil(per_block).max(1))
         .map(|b| b * per_block..((b + 1) * per_block).min(rows))
@@ -136,10 +146,19 @@ fn select_best(mut scored: Vec<(usize, f32)>, keep: usize) -> Vec<(usize, f32)> 
 
 /// Codes and the scale that maps the largest magnitude to 127 (1 for a zero vector).
 fn quantize(vector: &[f32]) -> (Vec<i8>, f32) {
+    let mut codes = vec![0; vector.len()];
+    let scale = quantize_into(vector, &mut codes);
+    (codes, scale)
+}
+
+/// Writes `vector`'s codes into `codes` (as long) and returns its scale (see `quantize`).
+pub fn quantize_into(vector: &[f32], codes: &mut [i8]) -> f32 {
     let largest = vector.iter().fold(0f32, |m, x| m.max(x.abs()));
     let scale = if largest > 0.0 { 127.0 / largest } else { 1.0 };
-    let codes = vector.iter().map(|x| (x * scale).round() as i8).collect();
-    (codes, scale)
+    for (code, x) in codes.iter_mut().zip(vector) {
+        *code = (x * scale).round() as i8;
+    }
+    scale
 }
 
 fn integer_dot(a: &[i8], b: &[i8]) -> i32 {

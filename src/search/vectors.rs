@@ -3,15 +3,17 @@
 //! 8-bit integers (`quantized.rs`, in one block per core for large indexes) shortlists
 //! max(4 × wanted, 1,000) rows, which are re-scored on the f32 rows. Rows are keyed (the live
 //! index keys them by text hash, one row per distinct text); ties go to the smaller key, so the
-//! order is deterministic. Nothing is built at open but the 8-bit rows. Pure computation.
+//! order is deterministic. Nothing is built at open but the 8-bit rows; a served index leaves
+//! its f32 rows in the mapped vectors file (`DenseIndex::mapped`). Pure computation over rows.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
-use crate::domain::Fingerprint;
+use crate::domain::{Fingerprint, TextHash};
 use crate::embed::dot;
-use crate::search::quantized::QuantizedRows;
+use crate::search::quantized::{even_blocks, quantize_into, QuantizedRows};
+use crate::store::{MappedVectors, StoreError};
 
 /// Rows the 8-bit pass hands to exact re-scoring: this many times the requested rows, and at
 /// least `MIN_SHORTLIST` (its error is ~0.01 in cosine, far inside this margin).
@@ -25,15 +27,56 @@ impl<K: Copy + Ord + Hash> RowKey for K {}
 pub struct DenseIndex<K = Fingerprint> {
     dimensions: usize,
     fingerprints: Vec<K>,
-    /// Row-major, one unit vector per key.
-    matrix: Vec<f32>,
+    floats: FloatRows,
     rows: HashMap<K, usize>,
     quantized: QuantizedRows,
+}
+
+/// Where the exact (f32) rows are read for re-scoring.
+enum FloatRows {
+    /// Row-major, one unit vector per key.
+    InMemory(Vec<f32>),
+    /// In a mapped vectors file: index row `i` is the file's row `file_rows[i]`.
+    Mapped {
+        vectors: MappedVectors,
+        file_rows: Vec<usize>,
+    },
+}
+
+impl FloatRows {
+    /// Dot product of row `row` with `query`; `buffer` (`dimensions` long) holds a mapped row.
+    fn dot(&self, row: usize, query: &[f32], buffer: &mut [f32]) -> f32 {
+        match self {
+            Self::InMemory(matrix) => {
+                let start = row * query.len();
+                dot(&matrix[start..start + query.len()], query)
+            }
+            Self::Mapped { vectors, file_rows } => {
+                vectors.read_row(file_rows[row], buffer);
+                dot(buffer, query)
+            }
+        }
+    }
 }
 
 impl<K: RowKey> DenseIndex<K> {
     pub fn new(dimensions: usize, fingerprints: Vec<K>, matrix: Vec<f32>) -> Self {
         debug_assert_eq!(fingerprints.len() * dimensions, matrix.len());
+        let quantized = QuantizedRows::new(dimensions, &matrix);
+        Self::of_parts(
+            dimensions,
+            fingerprints,
+            FloatRows::InMemory(matrix),
+            quantized,
+        )
+    }
+
+    fn of_parts(
+        dimensions: usize,
+        fingerprints: Vec<K>,
+        floats: FloatRows,
+        quantized: QuantizedRows,
+    ) -> Self {
         let rows = fingerprints
             .iter()
             .enumerate()
@@ -41,22 +84,27 @@ impl<K: RowKey> DenseIndex<K> {
             .collect();
         Self {
             dimensions,
-            quantized: QuantizedRows::new(dimensions, &matrix),
             fingerprints,
-            matrix,
+            floats,
             rows,
+            quantized,
         }
     }
 
     /// Similarity of one indexed row to the query.
     pub fn similarity(&self, fingerprint: K, query: &[f32]) -> Option<f32> {
         let row = *self.rows.get(&fingerprint)?;
-        (query.len() == self.dimensions).then(|| self.row_similarity(row, query))
+        (query.len() == self.dimensions)
+            .then(|| self.floats.dot(row, query, &mut vec![0.0; self.dimensions]))
     }
 
-    fn row_similarity(&self, row: usize, query: &[f32]) -> f32 {
-        let start = row * self.dimensions;
-        dot(&self.matrix[start..start + self.dimensions], query)
+    /// Rows in the index.
+    pub fn len(&self) -> usize {
+        self.fingerprints.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fingerprints.is_empty()
     }
 
     /// The `limit` most similar rows, best first, with their similarity.
@@ -66,9 +114,13 @@ impl<K: RowKey> DenseIndex<K> {
         }
         let keep = (limit * SHORTLIST_FACTOR).max(MIN_SHORTLIST);
         let rows = self.quantized.shortlist(query, keep);
+        let mut buffer = vec![0.0; self.dimensions];
         let mut scored: Vec<(K, f32)> = rows
             .into_iter()
-            .map(|row| (self.fingerprints[row], self.row_similarity(row, query)))
+            .map(|row| {
+                let similarity = self.floats.dot(row, query, &mut buffer);
+                (self.fingerprints[row], similarity)
+            })
             .collect();
         let order = |a: &(K, f32), b: &(K, f32)| {
             b.1.partial_cmp(&a.1)
@@ -81,6 +133,98 @@ impl<K: RowKey> DenseIndex<K> {
         }
         scored.sort_by(order);
         scored
+    }
+}
+
+impl DenseIndex<TextHash> {
+    /// The rows of a mapped vectors file whose text `keep` accepts; of a text stored twice,
+    /// its first row only (the same text has the same vector). The 8-bit rows are built by
+    /// one reader per core (each row on its own, so the result does not depend on the
+    /// readers); the f32 rows stay in the file.
+    pub fn mapped(
+        vectors: MappedVectors,
+        keep: impl Fn(TextHash) -> bool + Sync,
+    ) -> Result<Self, StoreError> {
+        let dimensions = vectors.space().dimensions;
+        let mut scan = Scan::of_every_row(&vectors, &keep)?;
+        let mut seen = HashSet::new();
+        let (mut texts, mut file_rows) = (Vec::new(), Vec::new());
+        for row in 0..scan.texts.len() {
+            let Some(text) = scan.texts[row].filter(|text| seen.insert(*text)) else {
+                continue;
+            };
+            let kept = texts.len();
+            scan.codes
+                .copy_within(row * dimensions..(row + 1) * dimensions, kept * dimensions);
+            scan.scales[kept] = scan.scales[row];
+            texts.push(text);
+            file_rows.push(row);
+        }
+        scan.codes.truncate(texts.len() * dimensions);
+        scan.codes.shrink_to_fit();
+        scan.scales.truncate(texts.len());
+        scan.scales.shrink_to_fit();
+        let quantized = QuantizedRows::from_parts(dimensions, scan.codes, scan.scales);
+        let floats = FloatRows::Mapped { vectors, file_rows };
+        Ok(Self::of_parts(dimensions, texts, floats, quantized))
+    }
+}
+
+/// Every row of a vectors file quantised in place, `None` for a text `keep` refused.
+struct Scan {
+    texts: Vec<Option<TextHash>>,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+impl Scan {
+    fn of_every_row(
+        vectors: &MappedVectors,
+        keep: &(impl Fn(TextHash) -> bool + Sync),
+    ) -> Result<Self, StoreError> {
+        let (rows, dimensions) = (vectors.rows(), vectors.space().dimensions);
+        let mut scan = Self {
+            texts: vec![None; rows],
+            codes: vec![0; rows * dimensions],
+            scales: vec![0.0; rows],
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let blocks = even_blocks(rows, cores);
+        let (mut texts, mut codes, mut scales) = (
+            scan.texts.as_mut_slice(),
+            scan.codes.as_mut_slice(),
+            scan.scales.as_mut_slice(),
+        );
+        let mut parts = Vec::with_capacity(blocks.len());
+        for range in blocks {
+            let (t, rest_t) = texts.split_at_mut(range.len());
+            let (c, rest_c) = codes.split_at_mut(range.len() * dimensions);
+            let (s, rest_s) = scales.split_at_mut(range.len());
+            parts.push((range, t, c, s));
+            (texts, codes, scales) = (rest_t, rest_c, rest_s);
+        }
+        std::thread::scope(|scope| {
+            let readers: Vec<_> = parts
+                .into_iter()
+                .map(|(range, texts, codes, scales)| {
+                    scope.spawn(move || {
+                        let start = range.start;
+                        vectors.stream(range, |row, text, vector| {
+                            let i = row - start;
+                            if keep(text) {
+                                texts[i] = Some(text);
+                                let codes = &mut codes[i * dimensions..(i + 1) * dimensions];
+                                scales[i] = quantize_into(vector, codes);
+                            }
+                        })
+                    })
+                })
+                .collect();
+            readers
+                .into_iter()
+                .try_for_each(|reader| reader.join().expect("vector reader"))
+        })?;
+        Ok(scan)
     }
 }
 
@@ -127,6 +271,58 @@ mod tests {
             brute.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             brute.truncate(50);
             assert_eq!(index.nearest(query, 50), brute);
+        }
+    }
+
+    #[test]
+    fn an_index_over_a_mapped_file_answers_as_one_over_the_same_rows_in_memory() {
+        use crate::store::{VectorSpace, VectorWriter};
+        let dimensions = 16;
+        let texts: Vec<TextHash> = (0..600).map(|i| TextHash::of(&format!("t{i}"))).collect();
+        let vectors: Vec<Vec<f32>> = (0..600)
+            .map(|r| {
+                let v: Vec<f32> = (0..dimensions)
+                    .map(|d| ((r * 13 + d * 29) % 37) as f32 - 18.0)
+                    .collect();
+                let norm = dot(&v, &v).sqrt();
+                v.into_iter().map(|x| x / norm).collect()
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("vectors.bin");
+        let space = VectorSpace {
+            model_id: [1; 16],
+            dimensions,
+        };
+        let mut writer = VectorWriter::create(&path, space).unwrap();
+        for (text, vector) in texts.iter().zip(&vectors) {
+            writer.append(*text, vector).unwrap();
+        }
+        writer.append(texts[5], &vectors[5]).unwrap();
+        writer.finish().unwrap();
+        let refused = |text: &TextHash| texts[..600].iter().step_by(7).any(|t| t == text);
+        let (kept, matrix): (Vec<TextHash>, Vec<Vec<f32>>) = texts
+            .iter()
+            .zip(&vectors)
+            .filter(|(text, _)| !refused(text))
+            .map(|(text, vector)| (*text, vector.clone()))
+            .unzip();
+        let in_memory = DenseIndex::new(dimensions, kept, matrix.concat());
+        let mapped = MappedVectors::open(&path).unwrap();
+        let mapped = DenseIndex::mapped(mapped, |text| !refused(&text)).unwrap();
+        assert_eq!(
+            mapped.len(),
+            in_memory.len(),
+            "refused rows and the repeat left out"
+        );
+        for query in vectors.iter().step_by(43) {
+            assert_eq!(mapped.nearest(query, 20), in_memory.nearest(query, 20));
+            for text in texts.iter().step_by(11) {
+                assert_eq!(
+                    mapped.similarity(*text, query),
+                    in_memory.similarity(*text, query)
+                );
+            }
         }
     }
 }

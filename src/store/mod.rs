@@ -41,7 +41,9 @@ pub use layout::{DataDir, GenerationDraft};
 pub use snapshot::{
     SegmentAddress, SegmentInfo, SegmentView, Snapshot, Standing, StoredSegment, VersionRef,
 };
-pub use vectors::{StoredVectors, VectorCache, VectorSpace};
+#[cfg(test)]
+pub(crate) use vectors::VectorWriter;
+pub use vectors::{MappedVectors, VectorCache, VectorSpace};
 
 /// Failures of the store. Messages name the path and what to do.
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +76,16 @@ pub enum StoreError {
         fingerprint: String,
         detail: String,
     },
+}
+
+/// Runs one phase of opening a generation and logs how long it took (operators read where
+/// an open's time goes from these lines).
+pub(crate) fn open_phase<T>(phase: &'static str, run: impl FnOnce() -> T) -> T {
+    let started = std::time::Instant::now();
+    let result = run();
+    let ms = started.elapsed().as_millis();
+    tracing::info!(phase, ms, "opening the index");
+    result
 }
 
 pub(crate) fn io_error(

@@ -21,10 +21,12 @@ use super::history::{LabelHistory, VersionStatus, HISTORY_FILE};
 use super::holders::{Holder, Holders};
 use super::lease::Lease;
 use super::schema::{register_analyzer, Fields};
-use super::vectors::{read_all, StoredVectors, VECTORS_FILE};
-use super::{index_error, io_error, DataDir, StoreError};
+use super::vectors::{MappedVectors, VECTORS_FILE};
+use super::{index_error, io_error, open_phase, DataDir, StoreError};
 use crate::domain::{Fingerprint, TextHash};
-use crate::label::{addresses_patient, LabelMeta};
+use crate::label::LabelMeta;
+
+mod catalog;
 
 /// Where a segment lives in this snapshot. Only meaningful for the snapshot that produced it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -110,12 +112,41 @@ impl Snapshot {
     /// Opens the live generation of `data_dir`, leased while open; refuses it unless every
     /// file matches the checksums of its manifest.
     pub fn open_current(data_dir: &DataDir) -> Result<Self, StoreError> {
+        Self::open_current_with(data_dir, Ok)
+    }
+
+    /// Opens the live generation of `data_dir` and hands it to `build` while its files are
+    /// hashed alongside (the hashing and the reading share the cores); returns what `build`
+    /// made only once every file matched the manifest's checksums. A mismatch is the error
+    /// whatever `build` did (a panic of `build` is an error too), so nothing built from a
+    /// generation leaves here unchecked.
+    pub fn open_current_with<T: Send>(
+        data_dir: &DataDir,
+        build: impl FnOnce(Self) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let name = data_dir.current_name()?;
         let lease = Lease::take(data_dir.root(), &name)?;
         let generation = data_dir.generation_path(&name);
         let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
-        checksum::verify(&generation, &manifest)?;
-        Self::open_files(&generation, manifest, Some(lease))
+        std::thread::scope(|scope| {
+            let checked = scope
+                .spawn(|| open_phase("checksums", || checksum::verify(&generation, &manifest)));
+            let built = catch_unwind(AssertUnwindSafe(|| {
+                build(Self::open_files(
+                    &generation,
+                    manifest.clone(),
+                    Some(lease),
+                )?)
+            }));
+            checked.join().map_err(|_| StoreError::Corrupt {
+                path: generation.display().to_string(),
+                reason: "hashing the files failed".into(),
+            })??;
+            built.map_err(|_| StoreError::Corrupt {
+                path: generation.display().to_string(),
+                reason: "the generation could not be read: run `drugcite check`".into(),
+            })?
+        })
     }
 
     /// Opens a generation being built, by the ingest building it (no checksums yet).
@@ -136,7 +167,7 @@ impl Snapshot {
         lease: Option<Lease>,
     ) -> Result<Self, StoreError> {
         let tantivy_dir = generation.join(TANTIVY_DIR);
-        let index = Index::open_in_dir(&tantivy_dir)
+        let index = open_phase("tantivy", || Index::open_in_dir(&tantivy_dir))
             .map_err(index_error(format!("opening {}", tantivy_dir.display())))?;
         register_analyzer(&index);
         let fields = Fields::of(&index).map_err(index_error("reading schema"))?;
@@ -145,14 +176,19 @@ impl Snapshot {
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
             .map_err(index_error("opening index reader"))?;
-        let labels = read_labels(&generation.join(LABELS_FILE))?;
-        let history = read_history(generation)?;
-        let holders = Holders::build(&history, &labels).map_err(|reason| StoreError::Corrupt {
-            path: generation.join(HISTORY_FILE).display().to_string(),
-            reason,
-        })?;
+        let labels = open_phase("labels", || read_labels(&generation.join(LABELS_FILE)))?;
+        let history = open_phase("history", || read_history(generation))?;
+        let holders =
+            open_phase("holders", || Holders::build(&history, &labels)).map_err(|reason| {
+                StoreError::Corrupt {
+                    path: generation.join(HISTORY_FILE).display().to_string(),
+                    reason,
+                }
+            })?;
         let fingerprint_columns = fingerprint_columns(&reader.searcher())?;
-        let current_docs = current_docs(&reader.searcher(), &fingerprint_columns, &holders);
+        let current_docs = open_phase("current segments", || {
+            current_docs(&reader.searcher(), &fingerprint_columns, &holders)
+        });
         Ok(Self {
             generation: generation.to_path_buf(),
             labels,
@@ -250,38 +286,13 @@ impl Snapshot {
         Some(Fingerprint::from_halves(high.first(doc)?, low.first(doc)?))
     }
 
-    /// The generation's segment embeddings, if it was ingested with a model.
-    pub fn vectors(&self) -> Result<Option<StoredVectors>, StoreError> {
+    /// The generation's segment embeddings, mapped, if it was ingested with a model.
+    pub fn vectors(&self) -> Result<Option<MappedVectors>, StoreError> {
         let path = self.generation.join(VECTORS_FILE);
         if !path.exists() {
             return Ok(None);
         }
-        read_all(&path).map(Some)
-    }
-
-    /// Fingerprint → address, label, section and audience of every live segment, read in one pass over
-    /// the document store.
-    pub fn catalog(&self) -> Result<HashMap<Fingerprint, SegmentInfo>, StoreError> {
-        let mut catalog = HashMap::with_capacity(self.searcher().num_docs() as usize);
-        let mut section_keys: HashMap<String, Arc<str>> = HashMap::new();
-        self.visit_segments(|segment| {
-            let section_key = section_keys
-                .entry(segment.section_key.to_owned())
-                .or_insert_with(|| Arc::from(segment.section_key))
-                .clone();
-            catalog.insert(
-                segment.fingerprint,
-                SegmentInfo {
-                    address: segment.address,
-                    label: segment.label,
-                    current: segment.current,
-                    section_key,
-                    text_hash: segment.text_hash,
-                    addresses_patient: addresses_patient(segment.text),
-                },
-            );
-        })?;
-        Ok(catalog)
+        MappedVectors::open(&path).map(Some)
     }
 
     /// Calls `visit` with every live segment, in document-store order (one pass, no seeks).

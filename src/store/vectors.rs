@@ -2,13 +2,17 @@
 //! ingest (copies of a paragraph under several labels share one row). Layout: magic `DCV3`, u32
 //! LE dimensions, the 16-byte id of the model that made the vectors, then rows of (u64 BE text
 //! hash, f32 LE × dims). The previous generation's file doubles as the embedding cache of the
-//! next ingest, for the same model only.
+//! next ingest, for the same model only. A server maps the file (`MappedVectors`): rows are read
+//! in place, never copied whole into memory.
 
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
+use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
+
+use memmap2::{Advice, Mmap};
 
 use super::{io_error, StoreError};
 use crate::domain::TextHash;
@@ -25,7 +29,7 @@ pub struct VectorSpace {
     pub dimensions: usize,
 }
 
-pub(super) struct VectorWriter {
+pub(crate) struct VectorWriter {
     file: BufWriter<File>,
 }
 
@@ -118,15 +122,17 @@ fn decode_row(row: &[u8]) -> (TextHash, Vec<f32>) {
     (row_key(row), vector)
 }
 
-/// The embeddings of a generation: one row-major unit vector per text.
-pub struct StoredVectors {
+/// The embeddings of a generation read whole: one row-major unit vector per text.
+#[cfg(test)]
+pub(crate) struct StoredVectors {
     pub space: VectorSpace,
     pub texts: Vec<TextHash>,
     pub matrix: Vec<f32>,
 }
 
-/// Every row of a vectors file.
-pub(super) fn read_all(path: &Path) -> Result<StoredVectors, StoreError> {
+/// Every row of a vectors file, read into memory (what the mapped reader is tested against).
+#[cfg(test)]
+pub(crate) fn read_all(path: &Path) -> Result<StoredVectors, StoreError> {
     let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let space = read_header(&mut reader, path)?;
@@ -148,6 +154,86 @@ pub(super) fn read_all(path: &Path) -> Result<StoredVectors, StoreError> {
         texts,
         matrix,
     })
+}
+
+/// Rows read per `pread` when a range of rows is streamed.
+const STREAM_ROWS: usize = 256;
+
+/// A generation's vectors file mapped read-only: a row is decoded where it lies, so the f32
+/// matrix costs the process only the pages of the rows it reads. A pass over many rows
+/// (`stream`) reads the file instead, which leaves the map's pages untouched.
+pub struct MappedVectors {
+    space: VectorSpace,
+    file: File,
+    map: Mmap,
+    rows: usize,
+}
+
+impl MappedVectors {
+    pub(crate) fn open(path: &Path) -> Result<Self, StoreError> {
+        let mut file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
+        let space = read_header(&mut file, path)?;
+        // SAFETY: a published generation is immutable (written once, sealed by its checksums,
+        // replaced only by a new generation directory), so the mapped bytes do not change
+        // under the map; a truncation would be a tampered file, which faults instead of lying.
+        let map =
+            unsafe { Mmap::map(&file) }.map_err(io_error(format!("mapping {}", path.display())))?;
+        // Re-scoring reads scattered rows: read-ahead would only fill memory.
+        map.advise(Advice::Random)
+            .map_err(io_error(format!("advising {}", path.display())))?;
+        let body = map.len().saturating_sub(HEADER_BYTES as usize);
+        Ok(Self {
+            space,
+            file,
+            rows: body / row_bytes(space.dimensions),
+            map,
+        })
+    }
+
+    pub fn space(&self) -> VectorSpace {
+        self.space
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Decodes row `row` into `out` (`dimensions` long).
+    pub fn read_row(&self, row: usize, out: &mut [f32]) {
+        let start = HEADER_BYTES as usize + row * row_bytes(self.space.dimensions) + KEY_BYTES;
+        let bytes = &self.map[start..start + 4 * self.space.dimensions];
+        for (value, c) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+            *value = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+    }
+
+    /// Calls `visit(row, text, vector)` for each row of `rows`, in order, read from the file.
+    pub fn stream(
+        &self,
+        rows: Range<usize>,
+        mut visit: impl FnMut(usize, TextHash, &[f32]),
+    ) -> Result<(), StoreError> {
+        let bytes_per_row = row_bytes(self.space.dimensions);
+        let mut buffer = vec![0u8; STREAM_ROWS * bytes_per_row];
+        let mut vector = vec![0f32; self.space.dimensions];
+        let mut row = rows.start;
+        while row < rows.end {
+            let count = STREAM_ROWS.min(rows.end - row);
+            let chunk = &mut buffer[..count * bytes_per_row];
+            let offset = HEADER_BYTES + (row * bytes_per_row) as u64;
+            self.file
+                .read_exact_at(chunk, offset)
+                .map_err(io_error("reading vectors"))?;
+            for (i, bytes) in chunk.chunks_exact(bytes_per_row).enumerate() {
+                for (value, c) in vector.iter_mut().zip(bytes[KEY_BYTES..].chunks_exact(4)) {
+                    *value = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                }
+                visit(row + i, row_key(bytes), &vector);
+            }
+            row += count;
+        }
+        Ok(())
+    }
 }
 
 /// Embeddings of an earlier generation, read on demand by text hash.
@@ -227,5 +313,44 @@ mod tests {
             VectorCache::open(dir.path(), other_model).is_none(),
             "other model: no reuse"
         );
+    }
+
+    #[test]
+    fn the_mapped_reader_gives_every_row_the_in_memory_reader_gives() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(VECTORS_FILE);
+        let space = VectorSpace {
+            model_id: [3; 16],
+            dimensions: 5,
+        };
+        let rows = 2 * STREAM_ROWS + 7;
+        let mut writer = VectorWriter::create(&path, space).unwrap();
+        for row in 0..rows {
+            let vector: Vec<f32> = (0..5).map(|d| (row * 5 + d) as f32 / 3.0 - 40.0).collect();
+            writer
+                .append(TextHash::of(&row.to_string()), &vector)
+                .unwrap();
+        }
+        writer.finish().unwrap();
+        let stored = read_all(&path).unwrap();
+        let mapped = MappedVectors::open(&path).unwrap();
+        assert_eq!((mapped.space(), mapped.rows()), (space, rows));
+        let mut vector = [0f32; 5];
+        for (row, want) in stored.matrix.chunks_exact(5).enumerate() {
+            mapped.read_row(row, &mut vector);
+            assert_eq!(vector, want, "row {row}");
+        }
+        let (mut texts, mut matrix) = (Vec::new(), Vec::new());
+        let mut next = 3;
+        mapped
+            .stream(3..rows, |row, text, vector| {
+                assert_eq!(row, next);
+                next += 1;
+                texts.push(text);
+                matrix.extend_from_slice(vector);
+            })
+            .unwrap();
+        assert_eq!(texts, stored.texts[3..]);
+        assert_eq!(matrix, stored.matrix[15..]);
     }
 }

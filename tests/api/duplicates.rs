@@ -143,8 +143,12 @@ fn identical_text_under_different_set_ids_gets_one_vector_and_each_label_its_fin
     );
     let snapshot = Snapshot::open_current(&DataDir::new(&index.data_dir)).unwrap();
     let stored = snapshot.vectors().unwrap().expect("vectors");
-    let rows: HashSet<TextHash> = stored.texts.iter().copied().collect();
-    assert_eq!(rows.len(), stored.texts.len(), "one row per text");
+    let mut texts_of_rows = Vec::new();
+    stored
+        .stream(0..stored.rows(), |_, text, _| texts_of_rows.push(text))
+        .unwrap();
+    let rows: HashSet<TextHash> = texts_of_rows.iter().copied().collect();
+    assert_eq!(rows.len(), texts_of_rows.len(), "one row per text");
     assert_eq!(rows.len() as u64, texts.distinct_texts);
     let mut by_text: HashMap<TextHash, BTreeSet<String>> = HashMap::new();
     let mut fingerprints = HashSet::new();

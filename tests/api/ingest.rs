@@ -358,9 +358,13 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
             .vectors()
             .unwrap()
             .unwrap();
-        let rows = stored.matrix.chunks_exact(stored.space.dimensions);
-        let rows = rows.map(|r| r.iter().map(|v| v.to_bits()).collect());
-        stored.texts.into_iter().zip(rows).collect()
+        let mut rows = BTreeSet::new();
+        stored
+            .stream(0..stored.rows(), |_, text, row| {
+                rows.insert((text, row.iter().map(|v| v.to_bits()).collect()));
+            })
+            .unwrap();
+        rows
     };
     let before = vectors_of(&data_dir);
     let second = ingest(&DataDir::new(&data_dir), &[input], &options).unwrap();

@@ -4,6 +4,7 @@
 mod accounts;
 mod auth;
 mod bolt;
+mod catalog;
 mod cli;
 mod config;
 mod connections;

@@ -1,0 +1,148 @@
+//! The segment catalog (`Snapshot::catalog`): what ranking knows of every live segment, read
+//! from the index's fast fields and postings and never from the document store, so opening a
+//! generation decompresses no text however many segments it holds. Reads only.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tantivy::postings::Postings;
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocAddress, DocSet, SegmentReader, Term, TERMINATED};
+
+use super::{SegmentAddress, SegmentInfo, Snapshot};
+use crate::domain::{Fingerprint, TextHash};
+use crate::label::{PATIENT_VOICE, PATIENT_VOICE_WORDS};
+use crate::store::{index_error, io_error, StoreError};
+
+/// A segment's section, by its place in the section keys of its tantivy segment.
+const NO_SECTION: u32 = u32::MAX;
+
+impl Snapshot {
+    /// Fingerprint → address, label, section and audience of every live segment. The same as
+    /// reading each segment's stored fields and text (`visit_segments` with
+    /// `label::addresses_patient`), which the tests hold it to.
+    pub fn catalog(&self) -> Result<HashMap<Fingerprint, SegmentInfo>, StoreError> {
+        let searcher = self.searcher();
+        let mut catalog = HashMap::with_capacity(searcher.num_docs() as usize);
+        let mut shared_keys: HashMap<String, Arc<str>> = HashMap::new();
+        for (ordinal, segment) in searcher.segment_readers().iter().enumerate() {
+            let (keys, sections) = self.sections_of_docs(segment)?;
+            let keys: Vec<Arc<str>> = keys
+                .into_iter()
+                .map(|key| {
+                    let shared = shared_keys
+                        .entry(key)
+                        .or_insert_with_key(|k| Arc::from(&**k));
+                    Arc::clone(shared)
+                })
+                .collect();
+            let voice = self.patient_voice_of_docs(segment)?;
+            let text_hashes = segment
+                .fast_fields()
+                .u64("text_hash")
+                .map_err(index_error("reading text hashes"))?;
+            for doc in segment.doc_ids_alive() {
+                let address = SegmentAddress(DocAddress::new(ordinal as u32, doc));
+                let corrupt = |reason: &str| self.corrupt(address, reason);
+                let fingerprint = self
+                    .indexed_fingerprint(address)
+                    .ok_or_else(|| corrupt("no fingerprint"))?;
+                let holder = self
+                    .holders
+                    .of(fingerprint)
+                    .ok_or_else(|| corrupt("in no label version of the history"))?;
+                let section = keys
+                    .get(sections[doc as usize] as usize)
+                    .ok_or_else(|| corrupt("no section"))?;
+                let text_hash = text_hashes
+                    .first(doc)
+                    .ok_or_else(|| corrupt("no text hash"))?;
+                let info = SegmentInfo {
+                    address,
+                    label: holder.label,
+                    current: holder.current,
+                    section_key: Arc::clone(section),
+                    text_hash: TextHash::from_stored(text_hash),
+                    addresses_patient: usize::from(voice[doc as usize]) >= PATIENT_VOICE_WORDS,
+                };
+                catalog.insert(fingerprint, info);
+            }
+        }
+        Ok(catalog)
+    }
+
+    /// The section keys of one tantivy segment and, per document, the place of its key among
+    /// them (`NO_SECTION` when it has none), from the postings of the section field.
+    fn sections_of_docs(
+        &self,
+        segment: &SegmentReader,
+    ) -> Result<(Vec<String>, Vec<u32>), StoreError> {
+        let inverted = segment
+            .inverted_index(self.fields.section_key)
+            .map_err(index_error("reading sections"))?;
+        let mut sections = vec![NO_SECTION; segment.max_doc() as usize];
+        let mut keys = Vec::new();
+        let mut terms = inverted
+            .terms()
+            .stream()
+            .map_err(io_error("reading sections"))?;
+        while terms.advance() {
+            let key = String::from_utf8_lossy(terms.key()).into_owned();
+            let mut postings = inverted
+                .read_postings_from_terminfo(terms.value(), IndexRecordOption::Basic)
+                .map_err(io_error("reading sections"))?;
+            let place = keys.len() as u32;
+            let mut doc = postings.doc();
+            while doc != TERMINATED {
+                sections[doc as usize] = place;
+                doc = postings.advance();
+            }
+            keys.push(key);
+        }
+        Ok((keys, sections))
+    }
+
+    /// Per document of one tantivy segment, how often its text says one of the patient-voice
+    /// words (saturating), from the postings of their terms.
+    fn patient_voice_of_docs(&self, segment: &SegmentReader) -> Result<Vec<u8>, StoreError> {
+        let inverted = segment
+            .inverted_index(self.fields.text)
+            .map_err(index_error("reading the text index"))?;
+        let mut counts = vec![0u8; segment.max_doc() as usize];
+        for term in self.patient_voice_terms()? {
+            let postings = inverted
+                .read_postings(&term, IndexRecordOption::WithFreqs)
+                .map_err(io_error("reading the text index"))?;
+            let Some(mut postings) = postings else {
+                continue;
+            };
+            let mut doc = postings.doc();
+            while doc != TERMINATED {
+                let count = &mut counts[doc as usize];
+                let said = u8::try_from(postings.term_freq()).unwrap_or(u8::MAX);
+                *count = count.saturating_add(said);
+                doc = postings.advance();
+            }
+        }
+        Ok(counts)
+    }
+
+    /// The index terms the patient-voice words become (through the text field's analyzer).
+    fn patient_voice_terms(&self) -> Result<Vec<Term>, StoreError> {
+        let mut analyzer = self
+            .index
+            .tokenizer_for_field(self.fields.text)
+            .map_err(index_error("reading the text analyzer"))?;
+        let mut terms = Vec::new();
+        for word in PATIENT_VOICE {
+            let mut tokens = analyzer.token_stream(word);
+            while tokens.advance() {
+                let term = Term::from_field_text(self.fields.text, &tokens.token().text);
+                if !terms.contains(&term) {
+                    terms.push(term);
+                }
+            }
+        }
+        Ok(terms)
+    }
+}
