@@ -66,7 +66,7 @@ sync_once() {
     "$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$WORK/sync.time")" \
     "$(peak_mib "$FALKORDB")" "$(peak_mib "$ADAPTER_PID")"
   echo "CPU (user + system) during the sync: drugcite $(awk -F': ' '/(User|System) time/ {s += $2} END {printf "%.1f", s}' "$WORK/sync.time") s, adapter $(minus "$(cpu_s "$ADAPTER_PID")" "$2") s, FalkorDB $(minus "$(cpu_s "$FALKORDB")" "$3") s"
-  python3 scripts/neo4j_counts.py "$INDEX/manifest.json" "$WORK/sync.out" "$REDIS_PORT"
+  python3 scripts/neo4j-counts.py "$INDEX/manifest.json" "$WORK/sync.out" "$REDIS_PORT"
 }
 sync_once first 0 0
 if [ "${NEO4J_RESYNC:-0}" = 1 ]; then

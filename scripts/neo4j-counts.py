@@ -2,7 +2,7 @@
 the report's node and relationship counts against the generation's manifest (graph nodes and
 relationships, label versions, segment docs), and the counts stored in FalkorDB against the
 report. Prints one line per check; exits non-zero on the first list of mismatches.
-Usage: neo4j_counts.py MANIFEST SYNC_REPORT FALKORDB_PORT [GRAPH]   (used by bench-neo4j.sh)
+Usage: neo4j-counts.py MANIFEST SYNC_REPORT FALKORDB_PORT [GRAPH]   (used by bench-neo4j.sh)
 """
 import asyncio
 import json
