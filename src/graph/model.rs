@@ -54,9 +54,14 @@ pub struct Node {
 }
 
 impl Node {
+    /// The id of the drug node named `name`.
+    pub fn drug_id(name: &str) -> String {
+        format!("drug:{name}")
+    }
+
     pub fn drug(name: &str) -> Self {
         Self {
-            id: format!("drug:{name}"),
+            id: Self::drug_id(name),
             kind: NodeKind::Drug,
             name: name.to_owned(),
             unlabelled: false,

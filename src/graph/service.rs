@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, TryLockError};
+use std::time::Instant;
 
 use arc_swap::ArcSwapOption;
 
@@ -279,12 +280,22 @@ impl Neo4jGraphs {
         {
             return Ok(Arc::clone(&graph.reasoner));
         }
+        let started = Instant::now();
         let data = self.watch.client().read_graph()?;
+        let read_ms = started.elapsed().as_millis();
+        let (nodes, relationships) = (data.nodes.len(), data.relationships.len());
         let reasoner = Reasoner::new(data, generation).map_err(io_error(format!(
             "reading the condition vocabulary of {}",
             generation.display()
         )))?;
         let reasoner = Arc::new(reasoner);
+        tracing::info!(
+            nodes,
+            relationships,
+            read_ms,
+            total_ms = started.elapsed().as_millis(),
+            "knowledge graph loaded from Neo4j"
+        );
         self.loaded.store(Some(Arc::new(LoadedGraph {
             reasoner: Arc::clone(&reasoner),
             digest: synced.digest,

@@ -13,29 +13,34 @@ pub struct HeldSegment {
     pub fingerprint: Fingerprint,
     pub text_hash: TextHash,
     pub text: Arc<str>,
-    pub set_id: String,
-    pub label_id: String,
-    pub section_key: String,
+    /// Shared by every row of the set, version and section (millions of rows at scale).
+    pub set_id: Arc<str>,
+    pub label_id: Arc<str>,
+    pub section_key: Arc<str>,
 }
 
 /// Every (segment, version) pair of the history, in (fingerprint, label id, section) order.
 pub fn held_segments(snapshot: &Snapshot) -> Result<Vec<HeldSegment>, StoreError> {
-    let mut docs: HashMap<Fingerprint, (TextHash, Arc<str>, String)> = HashMap::new();
+    let mut docs: HashMap<Fingerprint, (TextHash, Arc<str>, Arc<str>)> = HashMap::new();
     snapshot.visit_segments(|segment| {
         let doc = (
             segment.text_hash,
             Arc::from(segment.text),
-            segment.section_key.to_owned(),
+            Arc::from(segment.section_key),
         );
         docs.insert(segment.fingerprint, doc);
     })?;
     let mut held = Vec::with_capacity(docs.len());
     for set in snapshot.history().sets() {
+        let set_id: Arc<str> = Arc::from(set.set_id.as_str());
         for version in &set.versions {
-            let in_sections = version
-                .sections
-                .iter()
-                .flat_map(|s| s.fingerprints.iter().map(move |fp| (*fp, Some(&s.key))));
+            let label_id: Arc<str> = Arc::from(version.label_id.as_str());
+            let in_sections = version.sections.iter().flat_map(|s| {
+                let key: Arc<str> = Arc::from(s.key.as_str());
+                s.fingerprints
+                    .iter()
+                    .map(move |fp| (*fp, Some(key.clone())))
+            });
             let retired = version.retired.iter().map(|fp| (*fp, None));
             for (fingerprint, key) in in_sections.chain(retired) {
                 let Some((text_hash, text, doc_key)) = docs.get(&fingerprint) else {
@@ -45,9 +50,9 @@ pub fn held_segments(snapshot: &Snapshot) -> Result<Vec<HeldSegment>, StoreError
                     fingerprint,
                     text_hash: *text_hash,
                     text: Arc::clone(text),
-                    set_id: set.set_id.clone(),
-                    label_id: version.label_id.clone(),
-                    section_key: key.unwrap_or(doc_key).clone(),
+                    set_id: Arc::clone(&set_id),
+                    label_id: Arc::clone(&label_id),
+                    section_key: key.unwrap_or_else(|| Arc::clone(doc_key)),
                 });
             }
         }

@@ -6,6 +6,7 @@
 //! database back.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -15,7 +16,7 @@ use super::held::{held_segments, HeldSegment};
 use super::stale::{generation_digest, hex, remove_stale};
 use super::{Neo4jClient, Neo4jError, SchemaReport};
 use crate::domain::Fingerprint;
-use crate::graph::{GraphData, NodeKind, RelationType, Relationship};
+use crate::graph::{GraphData, Node, NodeKind, RelationType, Relationship};
 use crate::label::{dailymed_url, section_name, LabelMeta};
 use crate::progress::{Progress, ProgressMode, Unit};
 use crate::store::{Snapshot, Standing, StoreError};
@@ -116,13 +117,12 @@ pub fn sync_generation(
             (s.fingerprint.to_hex(), section)
         }),
     );
-    let sections = section_rows(&live, &generation);
-    let segments: Vec<Value> = live.iter().map(|s| segment_row(s, &generation)).collect();
+    let sections = section_keys(&live);
     let total = graph.nodes.len()
         + graph.relationships.len()
         + snapshot.labels().len() * 2
         + sections.len() * 2
-        + segments.len() * 2;
+        + live.len() * 2;
     let mut progress = Progress::start(mode, "neo4j sync", total as u64, Unit::Items("rows"));
     let mut writer = Writer {
         client,
@@ -132,41 +132,35 @@ pub fn sync_generation(
     let digest = graph_digest(graph);
     for kind in NodeKind::ALL {
         let label = node_label(kind);
-        let rows: Vec<Value> = graph
-            .nodes
-            .iter()
-            .filter(|n| n.kind == kind)
-            .map(|n| json!({"id": n.id, "name": n.name, "unlabelled": n.unlabelled, "digest": digest}))
-            .collect();
+        let nodes: Vec<&Node> = graph.nodes.iter().filter(|n| n.kind == kind).collect();
         let statement = format!(
             "UNWIND $rows AS row MERGE (n:{label} {{id: row.id}}) \
              SET n.name = row.name, n.unlabelled = row.unlabelled, n.graph_digest = row.digest"
         );
+        let row = |n: &&Node| json!({"id": n.id, "name": n.name, "unlabelled": n.unlabelled, "digest": digest});
         report
             .nodes
-            .insert(label, writer.write(&statement, &rows, BATCH_ROWS, 1)?);
+            .insert(label, writer.write(&statement, &nodes, BATCH_ROWS, 1, row)?);
     }
-    let labels: Vec<Value> = snapshot
-        .labels()
-        .iter()
-        .enumerate()
-        .map(|(i, l)| label_row(l, &snapshot.standing(i as u32), &generation))
-        .collect();
+    let labels: Vec<(u32, &Arc<LabelMeta>)> = (0..).zip(snapshot.labels()).collect();
     report.nodes.insert("Label", labels.len());
-    report.relationships.insert(
-        "HAS_LABEL",
-        writer.write(WRITE_LABELS, &labels, BATCH_ROWS, 2)?,
-    );
+    let row = |(i, l): &(u32, &Arc<LabelMeta>)| label_row(l, &snapshot.standing(*i), &generation);
+    writer.write(WRITE_LABELS, &labels, BATCH_ROWS, 2, row)?;
+    report
+        .relationships
+        .insert("HAS_LABEL", drug_linked(graph, snapshot.labels()));
     report.nodes.insert("Section", sections.len());
+    let row = |(label_id, key): &(&str, &str)| section_row(label_id, key, &generation);
     report.relationships.insert(
         "HAS_SECTION",
-        writer.write(WRITE_SECTIONS, &sections, BATCH_ROWS, 2)?,
+        writer.write(WRITE_SECTIONS, &sections, BATCH_ROWS, 2, row)?,
     );
     let distinct: BTreeSet<Fingerprint> = live.iter().map(|s| s.fingerprint).collect();
     report.nodes.insert("Segment", distinct.len());
+    let row = |s: &HeldSegment| segment_row(s, &generation);
     report.relationships.insert(
         "HAS_SEGMENT",
-        writer.write(WRITE_SEGMENTS, &segments, SEGMENT_BATCH_ROWS, 2)?,
+        writer.write(WRITE_SEGMENTS, &live, SEGMENT_BATCH_ROWS, 2, row)?,
     );
     for ((kind, from, to), rows) in relationship_groups(graph) {
         let kind_name = relationship_type(kind);
@@ -176,9 +170,9 @@ pub fn sync_generation(
              r.evidence = row.evidence, r.sections = row.sections, r.boxed = row.boxed, \
              r.graph_digest = row.digest"
         );
-        let rows: Vec<Value> = rows.iter().map(|r| relationship_row(r, &digest)).collect();
+        let row = |r: &&Relationship| relationship_row(r, &digest);
         *report.relationships.entry(kind_name).or_default() +=
-            writer.write(&statement, &rows, BATCH_ROWS, 1)?;
+            writer.write(&statement, &rows, BATCH_ROWS, 1, row)?;
     }
     remove_stale(client, &digest, &generation)?;
     client.run(neo4rs::query(MARK_COMPLETED).param("digest", digest.as_str()))?;
@@ -234,7 +228,7 @@ fn label_row(label: &LabelMeta, standing: &Standing, digest: &str) -> Value {
         "version": label.version,
         "effective_time": label.effective_time,
         "drug": label.drug.name,
-        "drug_id": format!("drug:{}", label.drug.name),
+        "drug_id": Node::drug_id(&label.drug.name),
         "brand_names": label.drug.brand_names,
         "manufacturer": label.drug.manufacturer,
         "ndc": label.drug.ndc,
@@ -244,6 +238,22 @@ fn label_row(label: &LabelMeta, standing: &Standing, digest: &str) -> Value {
         "classes": label.classes,
         "source_url": dailymed_url(&label.set_id),
     })
+}
+
+/// Label versions whose drug is a graph node, i.e. that get a HAS_LABEL. The graph is built
+/// from current versions, so a superseded version named otherwise than its set's current one
+/// (e.g. "tafamidis meglumine" before "tafamidis meglumine, tafamidis") has no Drug to link to.
+fn drug_linked(graph: &GraphData, labels: &[Arc<LabelMeta>]) -> usize {
+    let drugs: BTreeSet<&str> = graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Drug)
+        .map(|n| n.id.as_str())
+        .collect();
+    labels
+        .iter()
+        .filter(|l| drugs.contains(Node::drug_id(&l.drug.name).as_str()))
+        .count()
 }
 
 /// The Section node id of a label version's section.
@@ -263,29 +273,29 @@ fn segment_row(segment: &HeldSegment, digest: &str) -> Value {
         "blocks": (0..8).map(|b| fp.block(b)).collect::<Vec<_>>(),
         "text": segment.text.as_ref(),
         "text_hash": segment.text_hash.to_string(),
-        "set_id": segment.set_id,
-        "section_key": segment.section_key,
+        "set_id": segment.set_id.as_ref(),
+        "section_key": segment.section_key.as_ref(),
         "section": section_id(&segment.label_id, &segment.section_key),
     })
 }
 
-/// One row per (label version, section) that has a live segment.
-fn section_rows(segments: &[HeldSegment], digest: &str) -> Vec<Value> {
+/// The (label version, section) pairs that hold a live segment, in order.
+fn section_keys(segments: &[HeldSegment]) -> Vec<(&str, &str)> {
     let keys: BTreeSet<(&str, &str)> = segments
         .iter()
-        .map(|s| (s.label_id.as_str(), s.section_key.as_str()))
+        .map(|s| (&*s.label_id, &*s.section_key))
         .collect();
-    keys.into_iter()
-        .map(|(label_id, key)| {
-            json!({
-                "id": section_id(label_id, key),
-                "key": key,
-                "name": section_name(key),
-                "label_id": label_id,
-                "digest": digest,
-            })
-        })
-        .collect()
+    keys.into_iter().collect()
+}
+
+fn section_row(label_id: &str, key: &str, digest: &str) -> Value {
+    json!({
+        "id": section_id(label_id, key),
+        "key": key,
+        "name": section_name(key),
+        "label_id": label_id,
+        "digest": digest,
+    })
 }
 
 type GroupKey = (RelationType, &'static str, &'static str);
@@ -332,7 +342,9 @@ fn graph_digest(graph: &GraphData) -> String {
     hex(&Sha256::digest(&bytes)[..8])
 }
 
-/// Sends rows in batches; each row stands for `items` progress items (a node and its link).
+/// Sends items in batches, each made into its row only when its batch is sent (a whole
+/// generation's rows at once would hold every text twice more); each row stands for `items`
+/// progress items (a node and its link).
 struct Writer<'a> {
     client: &'a Neo4jClient,
     progress: &'a mut Progress,
@@ -340,15 +352,16 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    fn write(
+    fn write<T>(
         &mut self,
         statement: &str,
-        rows: &[Value],
+        rows: &[T],
         batch: usize,
         items: u64,
+        row: impl Fn(&T) -> Value,
     ) -> Result<usize, Neo4jError> {
         for chunk in rows.chunks(batch) {
-            let rows = Value::Array(chunk.to_vec());
+            let rows = Value::Array(chunk.iter().map(&row).collect());
             let rows: neo4rs::BoltType = rows
                 .try_into()
                 .map_err(|e: neo4rs::Error| self.client.unexpected(e))?;
@@ -407,6 +420,27 @@ mod tests {
         assert_eq!(graph_digest(&graph()), graph_digest(&graph()));
         changed.relationships[0].severity = None;
         assert_ne!(graph_digest(&changed), graph_digest(&graph()));
+    }
+
+    #[test]
+    fn only_versions_whose_drug_is_a_graph_node_are_counted_as_linked() {
+        let version = |label_id: &str, name: &str| {
+            Arc::new(LabelMeta {
+                label_id: label_id.into(),
+                set_id: "s".into(),
+                version: "1".into(),
+                effective_time: "20240101".into(),
+                drug: crate::label::Drug {
+                    name: name.into(),
+                    ..Default::default()
+                },
+                name_source: crate::label::NameSource::GenericName,
+                search_names: vec![],
+                classes: vec![],
+            })
+        };
+        let labels = [version("new", "x"), version("old", "x salt")];
+        assert_eq!(drug_linked(&graph(), &labels), 1);
     }
 
     #[test]
