@@ -508,6 +508,7 @@ fn boxed_ok(edge: &Edge, boxed_only: bool) -> bool {
     !boxed_only || edge.evidence.iter().any(|e| e.section == "boxed_warning")
 }
 
+mod broader;
 mod rank;
 #[cfg(test)]
 mod tests;
