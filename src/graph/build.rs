@@ -152,6 +152,7 @@ pub fn build(
         }
         nodes.insert(class.id.clone(), class);
     }
+    add_curated_members(&mut nodes, &mut edges, &labelled_ids);
     nodes
         .values_mut()
         .filter(|n| n.unlabelled)
@@ -201,6 +202,31 @@ fn classes_of_drugs(
         }
     }
     out
+}
+
+/// Drugs without a label of their own that label text names are members of the curated
+/// classes that list them (`graph/drug-classes.tsv`): naproxen of the NSAIDs, lisinopril of the
+/// ACE inhibitors, so what a label states for the class reaches them.
+fn add_curated_members(
+    nodes: &mut BTreeMap<String, Node>,
+    edges: &mut Edges,
+    labelled: &HashSet<String>,
+) {
+    for class in crate::curated::drug_classes() {
+        let members = class.members;
+        let class = Node::class(&class.name.to_lowercase());
+        for member in members {
+            let id = Node::drug(&member.to_lowercase()).id;
+            if nodes.contains_key(&id) && !labelled.contains(&id) {
+                edges
+                    .entry((id, class.id.clone(), RelationType::MemberOf))
+                    .or_default();
+                nodes
+                    .entry(class.id.clone())
+                    .or_insert_with(|| class.clone());
+            }
+        }
+    }
 }
 
 /// Member nodes (all but the last) `member_of` the class node (the last).
