@@ -34,7 +34,7 @@ static INSTRUCTIONS: LazyLock<Vec<(Regex, Instruction)>> = LazyLock::new(|| {
     vec![
         rule(r"contraindicat", Instruction::Contraindicated),
         rule(
-            r"avoid|do not (?:use|take|coadminister|administer|combine)|should not be (?:used|taken|coadministered|administered)|not recommended",
+            r"avoid|do not (?:use|take|coadminister|administer|combine)|should not be (?:used|taken|given|coadministered|administered)|not recommended",
             Instruction::Avoid,
         ),
         rule(

@@ -20,6 +20,10 @@ fn instructions_are_read_strongest_first() {
         instruction("Monitor INR when starting celecoxib."),
         Some(Instruction::Monitor)
     );
+    assert_eq!(
+        instruction("Lithium generally should not be given with diuretics."),
+        Some(Instruction::Avoid)
+    );
     assert_eq!(instruction("Levels increase."), None);
 }
 
