@@ -19,7 +19,7 @@ use crate::label::LabelMeta;
 
 pub const ANALYSIS_FILE: &str = "analysis.jsonl";
 /// Bump when extraction (`relations.rs`, the curated tables) changes what a text yields.
-const FORMAT: &str = "drugcite.analysis.v4";
+const FORMAT: &str = "drugcite.analysis.v5";
 
 /// One statement of a text: its relation, severity and the nodes its target stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +27,9 @@ pub struct Found {
     pub kind: RelationType,
     pub severity: Option<Severity>,
     pub targets: Vec<Node>,
+    /// The sentence of the text that states it (statements of one sentence go together).
+    #[serde(default)]
+    pub sentence: usize,
 }
 
 /// The analysis of every (text, section) of a generation, and where each came from.
@@ -183,6 +186,7 @@ mod tests {
             kind: RelationType::AdverseReaction,
             severity: None,
             targets: vec![Node::condition("drugcite:x", name)],
+            sentence: 0,
         }]
     }
 

@@ -5,11 +5,12 @@
 //! Each distinct (text, section) is analysed once (`analysis.rs`) and its statements reused
 //! for every copy. Reads a snapshot, returns data; writing it is the caller's.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
 use super::analysis::{inputs_digest, Analyses, Found};
+use super::class_level::class_statements;
 use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severity};
 use super::names::{curated_names, has_usan_stem, listed_names, stem_names, table_row_names};
 use super::relations::{relation_of_section, statements, Drugs, Target};
@@ -24,6 +25,8 @@ struct Accumulated {
     severity: Option<Severity>,
     evidence: BTreeSet<Evidence>,
 }
+
+type Edges = BTreeMap<(String, String, RelationType), Accumulated>;
 
 /// The nodes a statement's target stands for; for a `member_of` statement the member's nodes,
 /// then the class.
@@ -80,7 +83,8 @@ pub fn build(
     let drugs = Drugs::new(&vocabulary, labels);
     let drug_of = |label: u32| Node::drug(&labels[label as usize].drug.name);
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
-    let mut edges: BTreeMap<(String, String, RelationType), Accumulated> = BTreeMap::new();
+    let mut edges: Edges = BTreeMap::new();
+    let own_classes = classes_of_drugs(&vocabulary, labels);
     for (label, _) in snapshot.current_labels() {
         let drug = drug_of(label);
         nodes.insert(drug.id.clone(), drug);
@@ -103,24 +107,36 @@ pub fn build(
                     targets: target_nodes(&statement.target, labels),
                     kind: statement.kind,
                     severity: statement.severity,
+                    sentence: statement.sentence,
                 })
                 .collect()
         });
+        let evidence = Evidence {
+            fingerprint: segment.fingerprint,
+            section: segment.section_key.to_owned(),
+        };
         for statement in found.iter() {
             if statement.kind == RelationType::MemberOf {
                 add_membership(&statement.targets, &mut nodes, &mut edges);
                 continue;
             }
             for to in statement.targets.iter().filter(|to| to.id != from.id) {
-                let edge = edges
-                    .entry((from.id.clone(), to.id.clone(), statement.kind))
-                    .or_default();
-                edge.severity = edge.severity.max(statement.severity);
-                edge.evidence.insert(Evidence {
-                    fingerprint: segment.fingerprint,
-                    section: segment.section_key.to_owned(),
-                });
+                add_edge(&mut edges, &from.id, to, statement, &evidence);
                 nodes.entry(to.id.clone()).or_insert_with(|| to.clone());
+            }
+        }
+        if let Some(own) = own_classes.get(&from.id) {
+            for said in class_statements(&found, &from.id, own) {
+                add_edge(
+                    &mut edges,
+                    &said.class.id,
+                    said.partner,
+                    said.statement,
+                    &evidence,
+                );
+                nodes
+                    .entry(said.partner.id.clone())
+                    .or_insert_with(|| said.partner.clone());
             }
         }
     })?;
@@ -136,6 +152,7 @@ pub fn build(
         }
         nodes.insert(class.id.clone(), class);
     }
+    add_curated_members(&mut nodes, &mut edges, &labelled_ids);
     nodes
         .values_mut()
         .filter(|n| n.unlabelled)
@@ -161,12 +178,59 @@ pub fn build(
     })
 }
 
-/// Member nodes (all but the last) `member_of` the class node (the last).
-fn add_membership(
-    targets: &[Node],
+/// Strengthens (or makes) the edge `from` → `to` of the statement's kind with `evidence`.
+fn add_edge(edges: &mut Edges, from: &str, to: &Node, statement: &Found, evidence: &Evidence) {
+    let edge = edges
+        .entry((from.to_owned(), to.id.clone(), statement.kind))
+        .or_default();
+    edge.severity = edge.severity.max(statement.severity);
+    edge.evidence.insert(evidence.clone());
+}
+
+/// The class node ids each labelled drug (by node id) is a member of.
+fn classes_of_drugs(
+    vocabulary: &DrugVocabulary,
+    labels: &[Arc<LabelMeta>],
+) -> HashMap<String, HashSet<String>> {
+    let mut out: HashMap<String, HashSet<String>> = HashMap::new();
+    for (class, members) in vocabulary.classes() {
+        for member in members {
+            let drug = Node::drug(&labels[*member as usize].drug.name);
+            out.entry(drug.id)
+                .or_default()
+                .insert(Node::class(class).id);
+        }
+    }
+    out
+}
+
+/// Drugs without a label of their own that label text names are members of the curated
+/// classes that list them (`graph/drug-classes.tsv`): naproxen of the NSAIDs, lisinopril of the
+/// ACE inhibitors, so what a label states for the class reaches them.
+fn add_curated_members(
     nodes: &mut BTreeMap<String, Node>,
-    edges: &mut BTreeMap<(String, String, RelationType), Accumulated>,
+    edges: &mut Edges,
+    labelled: &HashSet<String>,
 ) {
+    for class in crate::curated::drug_classes() {
+        let members = class.members;
+        let class = Node::class(&class.name.to_lowercase());
+        for member in members {
+            let id = Node::drug(&member.to_lowercase()).id;
+            if nodes.contains_key(&id) && !labelled.contains(&id) {
+                edges
+                    .entry((id, class.id.clone(), RelationType::MemberOf))
+                    .or_default();
+                nodes
+                    .entry(class.id.clone())
+                    .or_insert_with(|| class.clone());
+            }
+        }
+    }
+}
+
+/// Member nodes (all but the last) `member_of` the class node (the last).
+fn add_membership(targets: &[Node], nodes: &mut BTreeMap<String, Node>, edges: &mut Edges) {
     let Some((class, members)) = targets.split_last() else {
         return;
     };

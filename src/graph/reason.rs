@@ -134,6 +134,11 @@ impl KnowledgeGraph {
         if found.is_empty() && question.form == QuestionForm::YesNo {
             found = self.answer_as_asked(&widened(question), max_hops);
         }
+        if found.is_empty() {
+            if let Some(recast) = drug_first(question) {
+                found = self.answer(&recast, max_hops, limit);
+            }
+        }
         found.truncate(limit);
         found
     }
@@ -440,45 +445,6 @@ impl KnowledgeGraph {
     }
 }
 
-/// The question with every relation type asked, for every condition too: what the graph
-/// states between the things a yes/no question names when it does not state what was asked.
-fn widened(question: &GraphQuestion) -> GraphQuestion {
-    let all: Vec<RelationType> = DEFAULT_TYPES.to_vec();
-    let mut wide = question.clone();
-    wide.relation_types.clone_from(&all);
-    for condition in &mut wide.conditions {
-        condition.relations.clone_from(&all);
-    }
-    wide
-}
-
-/// The question with each condition standing for the words the question uses only, not their
-/// curated synonyms, when that differs: a yes/no question is answered about the term itself
-/// first ("Is lactic acidosis a contraindication of metformin?" finds where lactic acidosis
-/// sits — a boxed warning — before the contraindication of the related "metabolic acidosis").
-fn literal(question: &GraphQuestion) -> Option<GraphQuestion> {
-    let mut literal = question.clone();
-    let mut differs = false;
-    for condition in &mut literal.conditions {
-        let own = key_of(&condition.text);
-        if condition.ids.is_empty() && condition.keys != [own.clone()] {
-            condition.keys = vec![own];
-            differs = true;
-        }
-    }
-    differs.then_some(literal)
-}
-
-/// The named drugs and classes a question is about: all when it compares them ("share"), else
-/// the first one (the others are partners).
-fn subjects_of(question: &GraphQuestion) -> Vec<&NamedDrug> {
-    if question.shared {
-        question.drugs.iter().collect()
-    } else {
-        question.drugs.iter().take(1).collect()
-    }
-}
-
 /// "Which SSRIs …": the class named is what is asked for, not a partner ("which drugs interact
 /// with SSRIs", "which drugs are contraindicated with MAO inhibitors").
 fn class_is_asked(question: &GraphQuestion) -> bool {
@@ -508,9 +474,12 @@ fn boxed_ok(edge: &Edge, boxed_only: bool) -> bool {
     !boxed_only || edge.evidence.iter().any(|e| e.section == "boxed_warning")
 }
 
+mod broader;
 mod rank;
+mod recast;
 #[cfg(test)]
 mod tests;
 mod walk;
 
 use rank::{answer_strength, group_by_target, keep_shared_targets, rank, strongest};
+use recast::{drug_first, literal, subjects_of, widened};

@@ -180,14 +180,14 @@ impl GraphService {
             found.target.kind,
             super::NodeKind::Drug | super::NodeKind::DrugClass
         );
+        let about = |name: &str| {
+            shown
+                .iter()
+                .filter_map(|e| instruction_about(&e.segment.text, name))
+                .min()
+        };
         let instruction = with_drug
-            .then(|| {
-                shown.iter().find_map(|e| {
-                    let text = &e.segment.text;
-                    instruction_about(text, &found.target.name)
-                        .or_else(|| instruction_about(text, &found.drug.name))
-                })
-            })
+            .then(|| about(&found.target.name).or_else(|| about(&found.drug.name)))
             .flatten();
         Ok(AnsweredRelationship {
             instruction,

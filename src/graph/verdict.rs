@@ -2,13 +2,10 @@
 //! carries, both read from the evidence the graph found — never guessed. Verdicts: see
 //! `Verdict`; the README lists them. Pure: relation types and evidence text in, labels out.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde::Serialize;
 
+pub use super::instruction::{instruction_about, Instruction};
 use super::model::RelationType;
-use super::relations::sentences;
 
 /// What the labels state between the two things a yes/no question names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -34,58 +31,6 @@ pub enum Verdict {
     NotStated,
 }
 
-/// What a label tells the reader to do about an interaction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Instruction {
-    Contraindicated,
-    Avoid,
-    AdjustDose,
-    Monitor,
-}
-
-static INSTRUCTIONS: LazyLock<Vec<(Regex, Instruction)>> = LazyLock::new(|| {
-    let rule = |pattern: &str, instruction| {
-        (
-            Regex::new(&format!(r"(?i)\b(?:{pattern})")).expect("instruction pattern"),
-            instruction,
-        )
-    };
-    vec![
-        rule(r"contraindicat", Instruction::Contraindicated),
-        rule(
-            r"avoid|do not (?:use|take|coadminister|administer|combine)|should not be (?:used|taken|coadministered|administered)|not recommended",
-            Instruction::Avoid,
-        ),
-        rule(
-            r"(?:reduce|decrease|adjust|lower|increase|limit)\w* (?:the )?(?:\w+ )?dos|dose (?:reduction|adjustment|modification)|do not exceed|not to exceed",
-            Instruction::AdjustDose,
-        ),
-        rule(r"monitor|observe|measure|check", Instruction::Monitor),
-    ]
-});
-
-/// The strongest instruction `text` gives (contraindicated before avoid before dose before
-/// monitor), if any.
-pub fn instruction(text: &str) -> Option<Instruction> {
-    INSTRUCTIONS
-        .iter()
-        .find(|(pattern, _)| pattern.is_match(text))
-        .map(|(_, instruction)| *instruction)
-}
-
-/// The instruction of the sentences of `text` that name `name` (any case), if one gives one;
-/// "(e.g., rifampin)" stays in its sentence ("Avoid … inducers (e.g., rifampin)").
-pub fn instruction_about(text: &str, name: &str) -> Option<Instruction> {
-    let name = name.split_whitespace().next()?.to_lowercase();
-    sentences(text)
-        .into_iter()
-        .map(|range| &text[range])
-        .filter(|sentence| sentence.to_lowercase().contains(&name))
-        .filter_map(instruction)
-        .min()
-}
-
 /// The verdict from the relationships found between the two things (type and the instruction
 /// of its evidence), the strongest first; `two_drugs` tells which "nothing" applies.
 pub fn verdict(
@@ -98,7 +43,7 @@ pub fn verdict(
             RelationType::Contraindication => Some(Verdict::Contraindicated),
             RelationType::Interaction => Some(match instruction {
                 Some(Instruction::Contraindicated) => Verdict::Contraindicated,
-                Some(Instruction::Avoid) => Verdict::Avoid,
+                Some(Instruction::Avoid | Instruction::Withhold) => Verdict::Avoid,
                 Some(_) => Verdict::UseWithCaution,
                 None => Verdict::InteractionStated,
             }),
@@ -118,37 +63,6 @@ pub fn verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn instructions_are_read_strongest_first() {
-        assert_eq!(
-            instruction("Coadministration with pimozide is contraindicated; monitor ECG."),
-            Some(Instruction::Contraindicated)
-        );
-        assert_eq!(
-            instruction("Avoid concomitant use with strong CYP3A4 inhibitors."),
-            Some(Instruction::Avoid)
-        );
-        assert_eq!(
-            instruction("Reduce the dose of digoxin by half."),
-            Some(Instruction::AdjustDose)
-        );
-        assert_eq!(
-            instruction("Monitor INR when starting celecoxib."),
-            Some(Instruction::Monitor)
-        );
-        assert_eq!(instruction("Levels increase."), None);
-    }
-
-    #[test]
-    fn an_example_list_keeps_its_sentence_instruction() {
-        let text = "Avoid concomitant use of ELIQUIS with combined P-gp and strong CYP3A4 \
-                    inducers (e.g., rifampin, carbamazepine). Other text.";
-        assert_eq!(
-            instruction_about(text, "rifampin"),
-            Some(Instruction::Avoid)
-        );
-    }
 
     #[test]
     fn the_strongest_statement_decides_and_nothing_says_so() {

@@ -34,15 +34,19 @@ const NODE_LABELS: [&str; 6] = [
 ];
 const STRUCTURE_TYPES: [&str; 3] = ["HAS_LABEL", "HAS_SECTION", "HAS_SEGMENT"];
 
-/// Drugs whose relationships one read fetches: bounds each query's time and size.
+/// Drugs (or classes) whose relationships one read fetches: bounds each query's time and size.
 const DRUGS_PER_READ: usize = 100;
 
-/// Every knowledge-graph relationship starts at a drug (the graph model), so reading them
-/// drug by drug reads them all.
-const RELATIONSHIPS_OF_DRUGS: &str = "\
-    UNWIND $ids AS id MATCH (a:Drug {id: id})-[r]->(b) WHERE type(r) IN $types \
-    RETURN a.id AS from, b.id AS to, type(r) AS type, r.severity AS severity, \
-        r.evidence AS evidence, r.sections AS sections";
+/// Every knowledge-graph relationship starts at a drug, or at a class for what a label states
+/// for its drug's whole class (the graph model), so reading them node by node of those two
+/// labels reads them all.
+fn relationships_from(label: &str) -> String {
+    format!(
+        "UNWIND $ids AS id MATCH (a:{label} {{id: id}})-[r]->(b) WHERE type(r) IN $types \
+         RETURN a.id AS from, b.id AS to, type(r) AS type, r.severity AS severity, \
+         r.evidence AS evidence, r.sections AS sections"
+    )
+}
 
 const SEGMENT_BY_FINGERPRINT: &str = "\
     MATCH (l:Label)-[:HAS_SECTION]->(s:Section)-[:HAS_SEGMENT]->(g:Segment {fingerprint: $fingerprint}) \
@@ -80,22 +84,25 @@ impl Neo4jClient {
                 });
             }
         }
-        let drug_ids: Vec<String> = nodes
-            .iter()
-            .filter(|n| n.kind == NodeKind::Drug)
-            .map(|n| n.id.clone())
-            .collect();
         let types: Vec<&str> = RelationType::ALL
             .iter()
             .map(|&t| relationship_type(t))
             .collect();
         let mut relationships = Vec::new();
-        for ids in drug_ids.chunks(DRUGS_PER_READ) {
-            let statement = query(RELATIONSHIPS_OF_DRUGS)
-                .param("ids", ids.to_vec())
-                .param("types", types.clone());
-            for row in self.rows(statement)? {
-                relationships.push(self.relationship(&row)?);
+        for kind in [NodeKind::Drug, NodeKind::DrugClass] {
+            let ids: Vec<String> = nodes
+                .iter()
+                .filter(|n| n.kind == kind)
+                .map(|n| n.id.clone())
+                .collect();
+            let statement = relationships_from(node_label(kind));
+            for ids in ids.chunks(DRUGS_PER_READ) {
+                let statement = query(&statement)
+                    .param("ids", ids.to_vec())
+                    .param("types", types.clone());
+                for row in self.rows(statement)? {
+                    relationships.push(self.relationship(&row)?);
+                }
             }
         }
         nodes.sort();

@@ -19,6 +19,7 @@ mod extract;
 mod graph;
 mod graph_answers;
 mod graph_caps;
+mod graph_class_level;
 mod helpers;
 mod history;
 mod history_neo4j;

@@ -288,3 +288,67 @@ fn a_direct_statement_of_the_asked_kind_beats_interactions_and_member_chains() {
         summary(&found)
     );
 }
+
+#[test]
+fn a_class_level_statement_reaches_members_and_a_broader_class_speaks_for_a_narrower() {
+    let data = GraphData {
+        nodes: vec![
+            Node::drug("ibuprofen"),
+            Node::unlabelled_drug("lithium"),
+            Node::class("nsaid"),
+            Node::class("diuretic (lay)"),
+            Node::class("loop diuretic"),
+        ],
+        relationships: vec![
+            edge(
+                "drug:ibuprofen",
+                "class:nsaid",
+                RelationType::MemberOf,
+                None,
+                0,
+                "",
+            ),
+            edge(
+                "class:nsaid",
+                "drug:lithium",
+                RelationType::Interaction,
+                None,
+                2,
+                "drug_interactions",
+            ),
+            edge(
+                "class:nsaid",
+                "class:diuretic (lay)",
+                RelationType::Interaction,
+                None,
+                1,
+                "drug_interactions",
+            ),
+        ],
+    };
+    let graph = KnowledgeGraph::new(data);
+    let ask = |drugs: Vec<NamedDrug>| GraphQuestion {
+        drugs,
+        relation_types: vec![RelationType::Interaction],
+        form: QuestionForm::YesNo,
+        ..GraphQuestion::default()
+    };
+    let lithium = graph.answer(
+        &ask(vec![named("ibuprofen", false), named("lithium", false)]),
+        2,
+        10,
+    );
+    assert_eq!(
+        summary(&lithium),
+        [("nsaid".into(), "interaction", "lithium".into(), 2)]
+    );
+    let loop_first = ask(vec![
+        named("loop diuretic", true),
+        named("ibuprofen", false),
+    ]);
+    assert_eq!(
+        summary(&graph.answer(&loop_first, 2, 10)),
+        [("nsaid".into(), "interaction", "diuretic (lay)".into(), 2)],
+        "the drug named after the class is the subject; \"diuretics\" speaks for loop diuretics"
+    );
+}

@@ -15,17 +15,27 @@ use crate::graph::question::NamedDrug;
 impl KnowledgeGraph {
     /// Every drug an interaction chain from `partner` reaches within `budget` steps (an
     /// interaction or drug contraindication edge once, class memberships around it), with the
-    /// walks that reach it (see `walk_interactions`).
+    /// walks that reach it (see `walk_interactions`). A class partner also starts from the
+    /// broader classes its name contains: "diuretics" speaks for "potassium-sparing diuretics".
     pub(super) fn reach(
         &self,
         partner: &NamedDrug,
         budget: usize,
     ) -> HashMap<NodeIndex, Vec<Walk>> {
         let mut reached: HashMap<NodeIndex, Vec<Walk>> = HashMap::new();
-        for node in &partner.nodes {
-            let Some(&start) = self.by_id.get(&node.id) else {
-                continue;
-            };
+        let mut starts: Vec<NodeIndex> = partner
+            .nodes
+            .iter()
+            .filter_map(|node| self.by_id.get(&node.id).copied())
+            .collect();
+        let broader: Vec<NodeIndex> = starts
+            .iter()
+            .flat_map(|&s| self.broader_classes(s))
+            .collect();
+        starts.extend(broader);
+        starts.sort();
+        starts.dedup();
+        for start in starts {
             for (end, walk) in self.walk_interactions(start, budget) {
                 reached.entry(end).or_default().push(walk);
             }
