@@ -8,6 +8,8 @@
 mod segments;
 mod texts;
 
+pub use texts::LiveTexts;
+
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 

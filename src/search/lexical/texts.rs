@@ -16,6 +16,7 @@ use super::segments::labels_query;
 use super::{best_hits, terms_query, unscored, ByText, LexicalHit, Scope};
 use crate::domain::{Fingerprint, TextHash};
 use crate::live::Live;
+use crate::search::collapse::Copies;
 use crate::store::{SegmentAddress, SegmentStatistics, Snapshot, TextsIndex};
 
 /// One matching distinct doc: its text, which copies it stands for, and their score.
@@ -51,9 +52,12 @@ pub(super) fn candidates(
         segment_fields: live.snapshot.fields(),
         text_fields: fields,
     };
+    let Some(live_texts) = &live.live_texts else {
+        return Ok(Vec::new());
+    };
     let matched = index.searcher().search_with_statistics_provider(
         &BooleanQuery::new(required),
-        &MatchedDocs,
+        &MatchedDocs { live: live_texts },
         &statistics,
     )?;
     Ok(match scope {
@@ -68,10 +72,8 @@ fn over_current(live: &Live, matched: &[Matched], limit: usize) -> Vec<LexicalHi
     let keys = CopyKeys::read(&live.snapshot);
     let mut top: ByText<Score> = ByText::default();
     for doc in matched {
-        if live.copies.contains(TextHash::from_stored(doc.text)) {
-            let score = top.entry(doc.text).or_insert(doc.score);
-            *score = score.max(doc.score);
-        }
+        let score = top.entry(doc.text).or_insert(doc.score);
+        *score = score.max(doc.score);
     }
     let mut scores: Vec<Score> = top.values().copied().collect();
     let limit = limit.max(1);
@@ -209,25 +211,58 @@ fn column(reader: &SegmentReader, name: &str) -> Option<Column> {
     Some(column.first_or_default_col(0))
 }
 
-/// Every matching distinct doc with its score.
-struct MatchedDocs;
+/// Per tantivy segment of the distinct-text index, which docs have a current copy: computed
+/// once when a generation is opened, so a search does not look each matching text up.
+pub struct LiveTexts {
+    by_segment: Vec<Arc<[bool]>>,
+}
+
+impl LiveTexts {
+    /// `None` for a generation without the distinct-text index.
+    pub fn build(snapshot: &Snapshot, copies: &Copies) -> Option<Self> {
+        let searcher = snapshot.texts()?.searcher();
+        let by_segment = searcher
+            .segment_readers()
+            .iter()
+            .map(|reader| {
+                let hashes = column(reader, "text_hash");
+                let live = |doc| {
+                    let text = hashes
+                        .as_ref()
+                        .map(|c| TextHash::from_stored(c.get_val(doc)));
+                    text.is_some_and(|text| copies.contains(text))
+                };
+                (0..reader.max_doc()).map(live).collect()
+            })
+            .collect();
+        Some(Self { by_segment })
+    }
+}
+
+/// Every matching distinct doc with a current copy, with its score.
+struct MatchedDocs<'a> {
+    live: &'a LiveTexts,
+}
 
 struct MatchedInSegment {
+    live: Arc<[bool]>,
     text_hash: Option<Column>,
     copy_key: Option<Column>,
     matched: Vec<Matched>,
 }
 
-impl Collector for MatchedDocs {
+impl Collector for MatchedDocs<'_> {
     type Fruit = Vec<Matched>;
     type Child = MatchedInSegment;
 
     fn for_segment(
         &self,
-        _: SegmentOrdinal,
+        segment: SegmentOrdinal,
         reader: &SegmentReader,
     ) -> tantivy::Result<Self::Child> {
+        let live = self.live.by_segment.get(segment as usize).cloned();
         Ok(MatchedInSegment {
+            live: live.unwrap_or_else(|| Arc::from(Vec::new())),
             text_hash: column(reader, "text_hash"),
             copy_key: column(reader, "copy_key"),
             matched: Vec::new(),
@@ -247,6 +282,9 @@ impl SegmentCollector for MatchedInSegment {
     type Fruit = Vec<Matched>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
+        if !self.live.get(doc as usize).copied().unwrap_or(false) {
+            return;
+        }
         let value = |c: &Option<Column>| c.as_ref().map_or(0, |c| c.get_val(doc));
         self.matched.push(Matched {
             text: value(&self.text_hash),
