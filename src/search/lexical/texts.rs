@@ -361,7 +361,7 @@ mod tests {
 
     #[test]
     fn the_best_copy_is_the_first_holding_the_best_doc_else_the_best_eligible_one() {
-        let mut copies = vec![
+        let mut copies = [
             (fp(0), Some(7)),
             (fp(1), Some(9)),
             (fp(2), Some(9)),
