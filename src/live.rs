@@ -12,6 +12,7 @@ use arc_swap::ArcSwap;
 use crate::domain::{Fingerprint, TextHash};
 use crate::graph::Reasoner;
 use crate::search::collapse::Copies;
+use crate::search::lexical::LiveTexts;
 use crate::search::understanding::DrugVocabulary;
 use crate::search::vectors::DenseIndex;
 use crate::store::{
@@ -30,6 +31,8 @@ pub struct Live {
     pub catalog: HashMap<Fingerprint, SegmentInfo>,
     /// The searchable copies of each distinct text.
     pub copies: Copies,
+    /// Which docs of the distinct-text index have a searchable copy (`None` without that index).
+    pub live_texts: Option<LiveTexts>,
     /// One row per distinct searchable text.
     pub dense: Option<DenseIndex<TextHash>>,
     pub vocabulary: DrugVocabulary,
@@ -114,13 +117,16 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
         let main = (|| {
             let catalog = open_phase("segment catalog", || snapshot.catalog())?;
             let copies = open_phase("copies", || Copies::build(&catalog));
+            let live_texts = open_phase("live distinct texts", || {
+                LiveTexts::build(&snapshot, &copies)
+            });
             let dense = open_phase("vectors", || {
                 usable_vectors(&snapshot, options.space, &copies)
             })?;
             let vocabulary = open_phase("drug vocabulary", || {
                 DrugVocabulary::of_current_labels(&snapshot)
             });
-            Ok::<_, StoreError>((catalog, copies, dense, vocabulary))
+            Ok::<_, StoreError>((catalog, copies, live_texts, dense, vocabulary))
         })();
         (
             side.join().expect("opening the graph and fingerprints"),
@@ -128,7 +134,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
         )
     });
     let (reasoner, fingerprints) = side?;
-    let (catalog, copies, dense, vocabulary) = main?;
+    let (catalog, copies, live_texts, dense, vocabulary) = main?;
     let vocabulary = match &reasoner {
         Some(reasoner) => vocabulary.with_unlabelled_drugs(reasoner.graph().unlabelled_drugs()),
         None => vocabulary,
@@ -140,6 +146,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
         fingerprints,
         catalog,
         copies,
+        live_texts,
         dense,
         vocabulary,
     })

@@ -125,7 +125,7 @@ fn indicated_labels(
     condition: &[String],
     routes: Option<&Vec<String>>,
 ) -> Result<BTreeSet<u32>, StoreError> {
-    let hits = section_candidates(&live.snapshot, condition, INDICATIONS, TEXTS)?;
+    let hits = section_candidates(live, condition, INDICATIONS, TEXTS)?;
     let labels = live.snapshot.labels();
     let given_so = |label: u32| {
         routes.is_none_or(|routes| {

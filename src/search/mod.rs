@@ -143,7 +143,7 @@ impl Searcher {
             }
         };
         let lexical = lexical_pool(
-            &live.snapshot,
+            &live,
             &or_question(&understanding.keywords),
             pool,
             &understanding,
@@ -237,19 +237,19 @@ fn hit(live: &Live, collapsed: Collapsed) -> Result<SearchHit, EngineError> {
 /// BM25 candidates for `text` over the whole index, joined by the best ones within the
 /// subject's labels (a class or brand the text rarely spells out still reaches its labels).
 fn lexical_pool(
-    snapshot: &Snapshot,
+    live: &Live,
     text: &str,
     pool: usize,
     understanding: &Understanding,
 ) -> Result<Vec<LexicalHit>, StoreError> {
-    let mut lexical = lexical_candidates(snapshot, text, pool, None)?;
+    let mut lexical = lexical_candidates(live, text, pool, None)?;
     let subject = understanding
         .drugs
         .first()
         .filter(|_| !understanding.subject_open);
     if let Some(subject) = subject {
         let known: HashSet<TextHash> = lexical.iter().map(|hit| hit.text).collect();
-        let within = lexical_candidates(snapshot, text, SUBJECT_CANDIDATES, Some(&subject.labels))?;
+        let within = lexical_candidates(live, text, SUBJECT_CANDIDATES, Some(&subject.labels))?;
         lexical.extend(within.into_iter().filter(|hit| !known.contains(&hit.text)));
         lexical.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best)));
     }

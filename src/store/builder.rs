@@ -1,6 +1,6 @@
 //! Writes one generation: segments into tantivy (from nothing, or on hard links of the live
-//! generation's immutable files for an update), every label version into `labels.jsonl`, the
-//! label history, and the ingest manifest. Tantivy memory is bounded by the writer's budget.
+//! generation's immutable files for an update) with their distinct texts beside them
+//! (`texts.rs`), every label version into `labels.jsonl`, the label history, and the ingest manifest. Tantivy memory is bounded by the writer's budget.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -13,6 +13,7 @@ use tantivy::{Index, IndexWriter};
 
 use super::history::{LabelHistory, HISTORY_FILE};
 use super::schema::{register_analyzer, Fields};
+use super::texts::{copy_key, TextsWriter, TEXTS_DIR};
 use super::vectors::{VectorSpace, VectorWriter, VECTORS_FILE};
 use super::{index_error, io_error, layout::sync_dir, Snapshot, StoreError};
 use crate::domain::{Fingerprint, TextHash};
@@ -30,6 +31,8 @@ pub struct IndexBuilder {
     writer: IndexWriter,
     fields: Fields,
     vectors: Option<VectorWriter>,
+    /// The distinct-text index written beside the segments.
+    texts: TextsWriter,
     /// Built from nothing: merged into one tantivy segment at the end.
     fresh: bool,
 }
@@ -54,7 +57,8 @@ impl IndexBuilder {
         let vectors = vector_space
             .map(|space| VectorWriter::create(&dir.join(VECTORS_FILE), space))
             .transpose()?;
-        Self::writing(dir, index, vectors, true)
+        let texts = TextsWriter::create(dir)?;
+        Self::writing(dir, index, (vectors, texts), true)
     }
 
     /// Starts a generation in `dir` holding everything `base` holds: its tantivy files hard-linked
@@ -80,13 +84,23 @@ impl IndexBuilder {
             (Some(_), false) => return Err(mismatch(base, "has no embeddings")),
             (None, true) => return Err(mismatch(base, "has embeddings and no model is loaded")),
         };
-        Self::writing(dir, index, vectors, false)
+        if !base.generation().join(TEXTS_DIR).exists() {
+            return Err(StoreError::Corrupt {
+                path: base.generation().display().to_string(),
+                reason: "the live index was written before the distinct-text index existed: \
+                         `ingest --update` cannot extend it; run a full ingest"
+                    .into(),
+            });
+        }
+        link_files(&base.generation().join(TEXTS_DIR), &dir.join(TEXTS_DIR))?;
+        let texts = TextsWriter::extend(dir)?;
+        Self::writing(dir, index, (vectors, texts), false)
     }
 
     fn writing(
         dir: &Path,
         index: Index,
-        vectors: Option<VectorWriter>,
+        (vectors, texts): (Option<VectorWriter>, TextsWriter),
         fresh: bool,
     ) -> Result<Self, StoreError> {
         register_analyzer(&index);
@@ -105,6 +119,7 @@ impl IndexBuilder {
             writer,
             fields,
             vectors,
+            texts,
             fresh,
         })
     }
@@ -115,15 +130,22 @@ impl IndexBuilder {
         label: &LabelMeta,
         segment: &SegmentDoc,
     ) -> Result<(), StoreError> {
+        let names = label.search_names.join(" ; ");
+        let key = copy_key(segment.section_key, &names);
+        self.texts
+            .add(segment.text, segment.section_key, &names, key)?;
         let mut doc = TantivyDocument::default();
         doc.add_text(self.fields.text, segment.text);
-        doc.add_text(self.fields.names, label.search_names.join(" ; "));
+        doc.add_text(self.fields.names, names);
         doc.add_text(self.fields.section_key, segment.section_key);
         doc.add_text(self.fields.label_id, &label.label_id);
         doc.add_text(self.fields.set_id, &label.set_id);
         doc.add_u64(self.fields.fp_high, segment.fingerprint.high());
         doc.add_u64(self.fields.fp_low, segment.fingerprint.low());
         doc.add_u64(self.fields.text_hash, TextHash::of(segment.text).get());
+        if let Some(field) = self.fields.copy_key {
+            doc.add_u64(field, key);
+        }
         self.writer
             .add_document(doc)
             .map_err(index_error("adding a segment"))?;
@@ -160,6 +182,7 @@ impl IndexBuilder {
         self.writer
             .wait_merging_threads()
             .map_err(index_error("finishing merges"))?;
+        self.texts.finish(self.fresh)?;
         if let Some(vectors) = self.vectors.take() {
             vectors.finish()?;
         }

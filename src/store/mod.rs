@@ -31,6 +31,9 @@ mod lease;
 mod schema;
 pub(crate) use schema::text_analyzer;
 mod snapshot;
+mod texts;
+pub(crate) use texts::SegmentStatistics;
+pub use texts::TextsIndex;
 mod vectors;
 
 pub use builder::{write_manifest, IndexBuilder, SegmentDoc};

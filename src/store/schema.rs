@@ -24,6 +24,9 @@ pub(crate) struct Fields {
     pub fp_low: Field,
     /// `TextHash` of the text: copies of one paragraph under several labels share it.
     pub text_hash: Field,
+    /// `copy_key` of the section and names: the doc of the distinct-text index standing for
+    /// this segment (`None` in a generation written before that index existed).
+    pub copy_key: Option<Field>,
 }
 
 impl Fields {
@@ -49,6 +52,7 @@ impl Fields {
             fp_high: builder.add_u64_field("fp_high", FAST | INDEXED | STORED),
             fp_low: builder.add_u64_field("fp_low", FAST | INDEXED | STORED),
             text_hash: builder.add_u64_field("text_hash", FAST | INDEXED | STORED),
+            copy_key: Some(builder.add_u64_field("copy_key", FAST)),
         };
         (builder.build(), fields)
     }
@@ -64,6 +68,7 @@ impl Fields {
             fp_high: schema.get_field("fp_high")?,
             fp_low: schema.get_field("fp_low")?,
             text_hash: schema.get_field("text_hash")?,
+            copy_key: schema.get_field("copy_key").ok(),
         })
     }
 }

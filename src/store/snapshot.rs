@@ -21,6 +21,7 @@ use super::history::{LabelHistory, VersionStatus, HISTORY_FILE};
 use super::holders::{Holder, Holders};
 use super::lease::Lease;
 use super::schema::{register_analyzer, Fields};
+use super::texts::TextsIndex;
 use super::vectors::{MappedVectors, VECTORS_FILE};
 use super::{index_error, io_error, open_phase, DataDir, StoreError};
 use crate::domain::{Fingerprint, TextHash};
@@ -101,6 +102,8 @@ pub struct Snapshot {
     /// Per fingerprint: the newest label version holding it and its standing.
     holders: Holders,
     current_docs: CurrentDocs,
+    /// One doc per distinct (text, section, names); `None` in a generation written before it.
+    texts: Option<TextsIndex>,
     manifest: serde_json::Value,
     /// Per tantivy segment: the fingerprint columns the verify index is built from.
     fingerprint_columns: Vec<FingerprintColumns>,
@@ -189,7 +192,9 @@ impl Snapshot {
         let current_docs = open_phase("current segments", || {
             current_docs(&reader.searcher(), &fingerprint_columns, &holders)
         });
+        let texts = open_phase("distinct-text index", || TextsIndex::open(generation))?;
         Ok(Self {
+            texts,
             generation: generation.to_path_buf(),
             labels,
             history,
@@ -260,6 +265,11 @@ impl Snapshot {
 
     pub(crate) fn fields(&self) -> Fields {
         self.fields
+    }
+
+    /// The distinct-text index (`None` in a generation written before it existed).
+    pub(crate) fn texts(&self) -> Option<&TextsIndex> {
+        self.texts.as_ref()
     }
 
     /// Every live segment's fingerprint and address, in storage order.

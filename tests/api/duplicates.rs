@@ -68,7 +68,7 @@ fn is_pegfilgrastim(record: &Value) -> bool {
         .is_some_and(|g| g.to_lowercase().starts_with(PEGFILGRASTIM))
 }
 
-fn duplicate_inputs(dir: &std::path::Path) -> Vec<PathBuf> {
+pub(crate) fn duplicate_inputs(dir: &std::path::Path) -> Vec<PathBuf> {
     let labels = shared_data().join("labels");
     let donepezil = newest_records(labels.join("openfda-label-versions.jsonl.gz"), |r| {
         DONEPEZIL.contains(&r["set_id"].as_str().unwrap_or_default())

@@ -11,6 +11,7 @@ mod connections;
 mod console;
 mod console_browser;
 mod corpus;
+mod distinct_texts;
 mod duplicates;
 mod duplicates_spl;
 mod envelopes;

@@ -222,7 +222,7 @@ fn candidates(
         .drug
         .as_deref()
         .map(|wanted| drug_labels(&live.snapshot, wanted));
-    let lexical = lexical_candidates(&live.snapshot, quote, LEXICAL_CANDIDATES, within.as_ref())?;
+    let lexical = lexical_candidates(&live, quote, LEXICAL_CANDIDATES, within.as_ref())?;
     let top_k = TopK::parse(Some(SEARCH_CANDIDATES)).expect("SEARCH_CANDIDATES is within 1-100");
     let searched = engine.searcher.search(&question, top_k, filters)?;
     let fingerprints = lexical

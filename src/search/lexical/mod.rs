@@ -1,0 +1,170 @@
+//! Lexical candidates: the question analysed like the label text, scored by BM25 over segment
+//! text plus a boosted match on the drug's names (so a brand finds its generic's labels), one
+//! candidate per distinct current text with its best copy. Scored over the distinct-text index
+//! (`texts.rs`: each text once, with the segment index's statistics, so the same scores) or, in
+//! a generation written before that index, over every segment (`segments.rs`). Ties go to the
+//! smaller fingerprint, so the order never depends on index layout or threads.
+
+mod segments;
+mod texts;
+
+pub use texts::LiveTexts;
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{Score, Term};
+
+use crate::domain::{Fingerprint, TextHash};
+use crate::live::Live;
+use crate::store::{Snapshot, StoreError};
+
+/// Weight of a question word matching the drug's generic, brand or substance name.
+const NAME_BOOST: Score = 1.5;
+
+/// A distinct text among the lexical candidates: its best-scoring copy and that copy's score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LexicalHit {
+    pub text: TextHash,
+    pub best: Fingerprint,
+    pub score: f32,
+}
+
+/// The copies that may answer, besides being current.
+#[derive(Clone, Copy, Debug)]
+enum Scope<'a> {
+    All,
+    /// Copies in the labels of these ordinals of `snapshot.labels()` (by set id).
+    Labels(&'a BTreeSet<u32>),
+    /// Copies in this section.
+    Section(&'a str),
+}
+
+/// The best `limit` distinct current texts by BM25, best first, each with its best copy; only
+/// copies in the labels (by ordinal) in `within` when given, with the same scores as
+/// unrestricted.
+pub fn lexical_candidates(
+    live: &Live,
+    question: &str,
+    limit: usize,
+    within: Option<&BTreeSet<u32>>,
+) -> Result<Vec<LexicalHit>, StoreError> {
+    let terms = analyse(&live.snapshot, question);
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let scope = within.map_or(Scope::All, Scope::Labels);
+    candidates(live, &terms, true, scope, limit)
+}
+
+/// The best `limit` distinct current texts of the section `section_key` by BM25 of `terms`
+/// (analysed already) over their text alone, best first.
+pub fn section_candidates(
+    live: &Live,
+    terms: &[String],
+    section_key: &str,
+    limit: usize,
+) -> Result<Vec<LexicalHit>, StoreError> {
+    candidates(live, terms, false, Scope::Section(section_key), limit)
+}
+
+fn candidates(
+    live: &Live,
+    terms: &[String],
+    with_names: bool,
+    scope: Scope,
+    limit: usize,
+) -> Result<Vec<LexicalHit>, StoreError> {
+    let found = match live.snapshot.texts() {
+        Some(index) => texts::candidates(live, index, terms, with_names, scope, limit),
+        None => segments::candidates(&live.snapshot, terms, with_names, scope, limit),
+    };
+    found.map_err(|source| StoreError::Index {
+        context: "searching".into(),
+        source,
+    })
+}
+
+/// BM25 of `terms` over `text`, plus boosted over `names` when given: one should-clause per
+/// term and field, in term order (both indexes build it alike, so scores sum alike).
+fn terms_query(terms: &[String], text: Field, names: Option<Field>) -> Box<dyn Query> {
+    let term = |field, token: &String| -> Box<dyn Query> {
+        Box::new(TermQuery::new(
+            Term::from_field_text(field, token),
+            IndexRecordOption::WithFreqs,
+        ))
+    };
+    let clauses = terms
+        .iter()
+        .flat_map(|token| {
+            let name = names.map(|names| {
+                let boosted = BoostQuery::new(term(names, token), NAME_BOOST);
+                (Occur::Should, Box::new(boosted) as Box<dyn Query>)
+            });
+            std::iter::once((Occur::Should, term(text, token))).chain(name)
+        })
+        .collect();
+    Box::new(BooleanQuery::new(clauses))
+}
+
+/// A filter that adds nothing to the score.
+fn unscored(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
+    (Occur::Must, Box::new(BoostQuery::new(query, 0.0)))
+}
+
+/// Whether `a` ranks before `b`: higher score, then smaller fingerprint.
+fn before(a: (Score, Fingerprint), b: (Score, Fingerprint)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+/// The best `limit` hits (at least one), best first.
+fn best_hits(mut hits: Vec<LexicalHit>, limit: usize) -> Vec<LexicalHit> {
+    let order =
+        |a: &LexicalHit, b: &LexicalHit| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best));
+    let limit = limit.max(1);
+    if hits.len() > limit {
+        hits.select_nth_unstable_by(limit - 1, order);
+        hits.truncate(limit);
+    }
+    hits.sort_by(order);
+    hits
+}
+
+/// Text hashes are SHA-256 bytes already: maps keyed by them use them as they are.
+#[derive(Default)]
+struct AlreadyHashed(u64);
+
+impl Hasher for AlreadyHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 << 8) | u64::from(*byte);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+type ByText<V> = HashMap<u64, V, BuildHasherDefault<AlreadyHashed>>;
+
+/// The question's terms after the index's analyzer, first occurrence order, no repeats.
+pub fn analyse(snapshot: &Snapshot, question: &str) -> Vec<String> {
+    let Ok(mut analyzer) = snapshot.index().tokenizer_for_field(snapshot.fields().text) else {
+        return Vec::new();
+    };
+    let mut stream = analyzer.token_stream(question);
+    let mut terms: Vec<String> = Vec::new();
+    while let Some(token) = stream.next() {
+        if !terms.contains(&token.text) {
+            terms.push(token.text.clone());
+        }
+    }
+    terms
+}
