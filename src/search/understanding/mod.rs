@@ -10,6 +10,8 @@ use std::ops::Range;
 
 use crate::text::name_words;
 
+mod class_phrases;
+mod drug_words;
 pub mod form;
 mod intent;
 mod lay;
@@ -18,76 +20,11 @@ mod spelling;
 mod stems;
 mod unlabelled;
 
+use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
+use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
 use intent::{interaction_sections, section_intents};
 use lay::LayTerms;
 use spelling::SpellingIndex;
-
-/// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
-const NOT_DRUG_WORDS: &[&str] = &[
-    "acetate",
-    "and",
-    "anhydrous",
-    "besylate",
-    "bisulfate",
-    "bromide",
-    "calcium",
-    "capsule",
-    "capsules",
-    "chloride",
-    "citrate",
-    "delayed",
-    "dihydrate",
-    "disodium",
-    "extended",
-    "fumarate",
-    "hcl",
-    "hydrobromide",
-    "hydrochloride",
-    "injection",
-    "kit",
-    "lotion",
-    "magnesium",
-    "maleate",
-    "mesylate",
-    "monohydrate",
-    "ophthalmic",
-    "oral",
-    "phosphate",
-    "potassium",
-    "release",
-    "sodium",
-    "solution",
-    "succinate",
-    "sulfate",
-    "suspension",
-    "tablet",
-    "tablets",
-    "tartrate",
-    "topical",
-    "with",
-    "cream",
-    "gel",
-    "ointment",
-    "spray",
-    "nasal",
-    "for",
-    "film",
-    "coated",
-];
-/// Nouns that make the word before them an adjective of a chemical or a material ("lactic
-/// acid", "nitric oxide", "methylene blue"): a name word only ever followed by one of them is
-/// ordinary vocabulary on its own ("lactic acidosis").
-const HEAD_NOUNS: &[&str] = &[
-    "acid", "oil", "oxide", "dioxide", "alcohol", "blue", "green", "water", "gland", "lobe",
-    "extract", "seed", "root", "leaf", "toxin", "salt", "ringers", "mucosa", "bladder",
-];
-/// Words that ask for drugs in general ("which drugs…", "medications that…").
-const GENERIC_DRUG_WORDS: &[&str] = &["drugs", "medications", "medicines", "meds", "agents"];
-/// The same in the singular, asking only after one of `ASKING_WORDS` ("which drug…").
-const GENERIC_DRUG_WORD: &[&str] = &["drug", "medication", "medicine"];
-const ASKING_WORDS: &[&str] = &["which", "what", "any", "other"];
-/// Shortest word taken as a drug name on its own (shorter ones collide with ordinary words).
-const MIN_NAME_WORD: usize = 4;
 
 /// ranked below the professional sections unless a question asks for them.
 pub const PERIPHERAL_SECTIONS: &[&str] = &[
@@ -156,14 +93,6 @@ struct Found {
     span: Range<usize>,
     class: bool,
     mention: DrugMention,
-}
-
-/// A class phrase ("blood thinner", "statin") and the labels of the class.
-struct ClassPhrase {
-    /// The class's name, lowercase (an FDA EPC name or a curated class name).
-    name: String,
-    words: Vec<String>,
-    labels: BTreeSet<u32>,
 }
 
 /// Name words of the indexed labels → the labels that carry them; curated brands resolved to
@@ -430,89 +359,12 @@ fn join_without(tokens: &[&str], dropped: Option<Range<usize>>) -> String {
     kept.map(|(_, t)| *t).collect::<Vec<_>>().join(" ")
 }
 
-/// Whether the word at `at` asks for drugs in general: "drugs", "medications"…, or "which drug";
-/// not "drug interactions".
-fn asks_for_drugs(tokens: &[&str], at: usize) -> bool {
-    let word = tokens[at];
-    let next_is_interaction = tokens
-        .get(at + 1)
-        .is_some_and(|n| n.starts_with("interaction"));
-    let asked = at > 0 && ASKING_WORDS.contains(&tokens[at - 1]);
-    !next_is_interaction
-        && (GENERIC_DRUG_WORDS.contains(&word) || (asked && GENERIC_DRUG_WORD.contains(&word)))
-}
-
 /// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
 pub(crate) fn name_parts(name: &str) -> Vec<String> {
     name.split([',', '/', ';'])
         .flat_map(|part| part.split(" and "))
         .map(str::to_owned)
         .collect()
-}
-
-/// Phrases of the curated classes and of every FDA established class a label carries, each
-/// with the labels of the class; phrases whose class covers no indexed label are left out.
-fn class_phrases(
-    labels: &[LabelNames],
-    labels_by_word: &HashMap<String, BTreeSet<u32>>,
-) -> Vec<ClassPhrase> {
-    let mut by_class: BTreeMap<String, (BTreeSet<String>, BTreeSet<u32>)> = BTreeMap::new();
-    for label in labels {
-        for class in label.classes {
-            let entry = by_class.entry(class.to_lowercase()).or_default();
-            entry.0.insert(class.to_lowercase());
-            entry.1.insert(label.label);
-        }
-    }
-    for class in crate::curated::drug_classes() {
-        let entry = by_class.entry(class.name.to_lowercase()).or_default();
-        entry.0.extend(class.terms);
-        for member in &class.members {
-            entry
-                .1
-                .extend(labels_by_word.get(member).into_iter().flatten());
-        }
-    }
-    let mut phrases: Vec<ClassPhrase> = by_class
-        .into_iter()
-        .filter(|(_, (_, labels))| !labels.is_empty())
-        .flat_map(|(name, (terms, labels))| {
-            terms.into_iter().map(move |term| ClassPhrase {
-                name: name.clone(),
-                words: name_words(&term).map(str::to_owned).collect(),
-                labels: labels.clone(),
-            })
-        })
-        .filter(|phrase| !phrase.words.is_empty())
-        .collect();
-    phrases.sort_by(|a, b| {
-        b.words
-            .len()
-            .cmp(&a.words.len())
-            .then(a.words.cmp(&b.words))
-    });
-    phrases
-}
-
-/// Where `phrase` occurs in `tokens`, a token matching a phrase word as is or without a plural "s".
-fn phrase_positions(tokens: &[impl AsRef<str>], phrase: &[String]) -> Vec<usize> {
-    let same = |token: &str, word: &str| token == word || token.strip_suffix('s') == Some(word);
-    tokens
-        .windows(phrase.len().max(1))
-        .enumerate()
-        .filter(|(_, window)| window.iter().zip(phrase).all(|(t, w)| same(t.as_ref(), w)))
-        .map(|(start, _)| start)
-        .collect()
-}
-
-fn is_name_word(word: &str) -> bool {
-    word.chars().count() >= MIN_NAME_WORD
-        && word.chars().any(char::is_alphabetic)
-        && !NOT_DRUG_WORDS.contains(&word)
-}
-
-fn singular(word: &str) -> Option<&str> {
-    word.strip_suffix('s').filter(|w| w.len() >= MIN_NAME_WORD)
 }
 
 #[cfg(test)]
