@@ -3,24 +3,21 @@
 //! leased while open, and every segment read is re-hashed before it is returned. Immutable
 //! once opened; swapping generations means a new one.
 
-use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tantivy::columnar::Column;
 use tantivy::schema::{TantivyDocument, Value};
-use tantivy::{DocAddress, DocId, Index, IndexReader, ReloadPolicy, Searcher};
+use tantivy::{DocAddress, Index, IndexReader, Searcher};
 
-use super::builder::{LABELS_FILE, MANIFEST_FILE, TANTIVY_DIR};
-use super::checksum::{self, parse_manifest};
+use super::builder::{MANIFEST_FILE, TANTIVY_DIR};
+use super::checksum;
 use super::current::CurrentDocs;
-use super::history::{LabelHistory, VersionStatus, HISTORY_FILE};
-use super::holders::{Holder, Holders};
+use super::history::{LabelHistory, VersionStatus};
+use super::holders::Holders;
 use super::lease::Lease;
-use super::schema::{register_analyzer, Fields};
+use super::schema::Fields;
 use super::texts::TextsIndex;
 use super::vectors::{MappedVectors, VECTORS_FILE};
 use super::{index_error, io_error, open_phase, DataDir, StoreError};
@@ -28,6 +25,9 @@ use crate::domain::{Fingerprint, TextHash};
 use crate::label::LabelMeta;
 
 mod catalog;
+mod files;
+
+use files::read_manifest;
 
 /// Where a segment lives in this snapshot. Only meaningful for the snapshot that produced it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -162,51 +162,6 @@ impl Snapshot {
     pub(super) fn open_unverified(generation: &Path, lease: Lease) -> Result<Self, StoreError> {
         let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
         Self::open_files(generation, manifest, Some(lease))
-    }
-
-    fn open_files(
-        generation: &Path,
-        manifest: serde_json::Value,
-        lease: Option<Lease>,
-    ) -> Result<Self, StoreError> {
-        let tantivy_dir = generation.join(TANTIVY_DIR);
-        let index = open_phase("tantivy", || Index::open_in_dir(&tantivy_dir))
-            .map_err(index_error(format!("opening {}", tantivy_dir.display())))?;
-        register_analyzer(&index);
-        let fields = Fields::of(&index).map_err(index_error("reading schema"))?;
-        let reader = index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .map_err(index_error("opening index reader"))?;
-        let labels = open_phase("labels", || read_labels(&generation.join(LABELS_FILE)))?;
-        let history = open_phase("history", || read_history(generation))?;
-        let holders =
-            open_phase("holders", || Holders::build(&history, &labels)).map_err(|reason| {
-                StoreError::Corrupt {
-                    path: generation.join(HISTORY_FILE).display().to_string(),
-                    reason,
-                }
-            })?;
-        let fingerprint_columns = fingerprint_columns(&reader.searcher())?;
-        let current_docs = open_phase("current segments", || {
-            current_docs(&reader.searcher(), &fingerprint_columns, &holders)
-        });
-        let texts = open_phase("distinct-text index", || TextsIndex::open(generation))?;
-        Ok(Self {
-            texts,
-            generation: generation.to_path_buf(),
-            labels,
-            history,
-            holders,
-            current_docs,
-            manifest,
-            fingerprint_columns,
-            reader,
-            index,
-            fields,
-            _lease: lease,
-        })
     }
 
     pub fn generation(&self) -> &Path {
@@ -459,23 +414,6 @@ impl Snapshot {
     }
 }
 
-/// The fingerprint fast-field columns of every tantivy segment, by segment ordinal.
-fn fingerprint_columns(searcher: &Searcher) -> Result<Vec<FingerprintColumns>, StoreError> {
-    searcher
-        .segment_readers()
-        .iter()
-        .map(|segment| {
-            let columns = segment.fast_fields();
-            let column = |name| {
-                columns
-                    .u64(name)
-                    .map_err(index_error("reading fingerprints"))
-            };
-            Ok((column("fp_high")?, column("fp_low")?))
-        })
-        .collect()
-}
-
 impl VersionRef {
     pub fn of_entry(entry: &super::VersionEntry) -> Self {
         Self {
@@ -484,59 +422,4 @@ impl VersionRef {
             effective_time: entry.effective_time.clone(),
         }
     }
-}
-
-/// Per tantivy segment, the documents whose fingerprint is current.
-fn current_docs(
-    searcher: &Searcher,
-    columns: &[FingerprintColumns],
-    holders: &Holders,
-) -> CurrentDocs {
-    let mut by_segment = HashMap::new();
-    for (segment, (high, low)) in searcher.segment_readers().iter().zip(columns) {
-        let docs: Vec<DocId> = segment
-            .doc_ids_alive()
-            .filter(|&doc| {
-                let fingerprint = high
-                    .first(doc)
-                    .zip(low.first(doc))
-                    .map(|(h, l)| Fingerprint::from_halves(h, l));
-                fingerprint
-                    .and_then(|fp| holders.of(fp))
-                    .is_some_and(|holder: Holder| holder.current)
-            })
-            .collect();
-        by_segment.insert(segment.segment_id(), docs);
-    }
-    CurrentDocs::new(by_segment)
-}
-
-fn read_history(generation: &Path) -> Result<LabelHistory, StoreError> {
-    let path = generation.join(HISTORY_FILE);
-    if !path.exists() {
-        return Err(StoreError::Corrupt {
-            path: path.display().to_string(),
-            reason: "missing: the generation predates label history; run a full ingest".into(),
-        });
-    }
-    LabelHistory::read(&path)
-}
-
-fn read_labels(path: &Path) -> Result<Vec<Arc<LabelMeta>>, StoreError> {
-    let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
-    let mut labels = Vec::new();
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(io_error(format!("reading {}", path.display())))?;
-        let meta: LabelMeta = serde_json::from_str(&line).map_err(|e| StoreError::Corrupt {
-            path: path.display().to_string(),
-            reason: format!("line {}: {e}", number + 1),
-        })?;
-        labels.push(Arc::new(meta));
-    }
-    Ok(labels)
-}
-
-fn read_manifest(path: &Path) -> Result<serde_json::Value, StoreError> {
-    let body = std::fs::read(path).map_err(io_error(format!("reading {}", path.display())))?;
-    parse_manifest(path, &body)
 }
