@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
@@ -61,7 +62,9 @@ def bars(driver):
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     driver = browser()
-    wait = WebDriverWait(driver, 20)
+    # A form post replaces the page under a wait: an element found on the old page goes stale,
+    # which means "not yet", not a failure.
+    wait = WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))
     try:
         driver.get(f"{BASE}/console/signup")
         driver.find_element(By.ID, "email").send_keys(f"browser-{time.time_ns()}@example.org")
