@@ -17,7 +17,7 @@ use super::model::{RelationType, Severity};
 use super::severity::{is_negated, severity, window};
 use crate::conditions::{Matcher, Purpose, SectionGroup};
 use crate::search::understanding::populations::populations;
-use crate::text::contains_any_word;
+use crate::text::{contains_any_word, occurrences, WordEdge};
 
 mod drugs;
 #[cfg(test)]
@@ -41,6 +41,17 @@ const HEDGES: &[&str] = &[
     "caution",
     "consider",
     "weigh",
+];
+/// In an indications sentence, what follows one of these is a limitation of use, not an
+/// indication ("Limitations of Use: Not recommended … in patients with type 1 diabetes"): the
+/// statement PLR-format labels carry under that heading (21 CFR 201.57(c)(2)(i)).
+const LIMITATIONS_OF_USE: &[&str] = &[
+    "limitations of use",
+    "not recommended",
+    "not indicated",
+    "should not be used",
+    "not been studied",
+    "not been established",
 ];
 /// An interactions sentence with one of these reports the absence of an interaction.
 const NO_INTERACTION: &[&str] = &[
@@ -149,10 +160,12 @@ pub fn statements(
         if lower.contains("not contraindicated") {
             continue;
         }
-        let reason_at = (kind == RelationType::Contraindication)
-            .then(|| REASON.find(&lower).map(|m| m.start()))
-            .flatten()
-            .unwrap_or(lower.len());
+        let reason_at = match kind {
+            RelationType::Contraindication => REASON.find(&lower).map(|m| m.start()),
+            RelationType::Indication => limitation_at(&lower),
+            _ => None,
+        }
+        .unwrap_or(lower.len());
         let severity_of = |cues: &str| severity(kind, boxed, cues);
         if kind != RelationType::Interaction {
             for (target, around, at) in conditions(sentence_text, section_kind, matcher) {
@@ -227,6 +240,15 @@ fn enzyme_members(lower: &str, drugs: &Drugs) -> Vec<Statement> {
         }
     }
     out
+}
+
+/// Where an indications sentence starts to state a limitation of use, if it does.
+fn limitation_at(lower: &str) -> Option<usize> {
+    LIMITATIONS_OF_USE
+        .iter()
+        .filter_map(|cue| occurrences(lower, cue, WordEdge::Whole).next())
+        .map(|r| r.start)
+        .min()
 }
 
 /// The conditions a sentence states for the section's relation, negated ones and outcome

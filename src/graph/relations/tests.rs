@@ -20,6 +20,8 @@ fn matcher() -> Matcher {
         term("DOID:3", "agranulocytosis"),
         term("DOID:4", "nausea"),
         term("DOID:5", "liver failure"),
+        term("DOID:9352", "type 2 diabetes mellitus"),
+        term("DOID:9744", "type 1 diabetes mellitus"),
     ];
     Matcher::new(Lexicon::build(&vocabulary, &[]))
 }
@@ -214,4 +216,15 @@ fn interactions_name_drugs_by_generic_or_brand_but_not_their_absence() {
             Some(Severity::Serious)
         )]
     );
+}
+
+#[test]
+fn a_limitation_of_use_is_not_an_indication() {
+    let found = statements_of(
+        "JARDIANCE is indicated as an adjunct to diet and exercise to improve glycemic control in adults with type 2 diabetes mellitus. Limitations of Use: Not recommended for use to improve glycemic control in patients with type 1 diabetes mellitus.",
+        "indications_and_usage",
+    );
+    let targets: Vec<&str> = found.iter().map(|(t, ..)| t.as_str()).collect();
+    assert!(targets.contains(&"type 2 diabetes mellitus"), "{found:?}");
+    assert!(!targets.contains(&"type 1 diabetes mellitus"), "{found:?}");
 }
