@@ -9,7 +9,7 @@ use drugcite::ingest::IngestMode;
 
 use crate::helpers::{
     corpus_lines, ingest_lexical, results, scratch_dir, spawn_app, spawn_app_with, write_jsonl,
-    GENEROUS,
+    TestApp, GENEROUS,
 };
 
 fn top(reply: &crate::helpers::Reply, n: usize) -> Vec<(String, String)> {
@@ -89,9 +89,8 @@ async fn avoid_and_not_be_used_reach_contraindications() {
 /// Corpus records in the index of the next test: enough labels for Indications statistics.
 const CONDITION_RECORDS: usize = 300;
 
-#[tokio::test]
-async fn a_medicine_named_by_its_condition_finds_the_labels_indicated_for_it() {
-    let dir = scratch_dir();
+/// A server over the first `CONDITION_RECORDS` corpus records, indexed in `dir`.
+async fn app_over_corpus_start(dir: &tempfile::TempDir) -> TestApp {
     let inputs = [write_jsonl(
         dir.path(),
         "labels.jsonl",
@@ -99,7 +98,13 @@ async fn a_medicine_named_by_its_condition_finds_the_labels_indicated_for_it() {
     )];
     let data_dir = dir.path().join("data");
     ingest_lexical(&data_dir, &inputs, IngestMode::Full, &[]);
-    let app = spawn_app_with(&data_dir, GENEROUS).await;
+    spawn_app_with(&data_dir, GENEROUS).await
+}
+
+#[tokio::test]
+async fn a_medicine_named_by_its_condition_finds_the_labels_indicated_for_it() {
+    let dir = scratch_dir();
+    let app = app_over_corpus_start(&dir).await;
     let reply = app
         .search("parkinson medicine that can cause hallucinations", 3)
         .await;
@@ -115,14 +120,7 @@ async fn a_medicine_named_by_its_condition_finds_the_labels_indicated_for_it() {
 #[tokio::test]
 async fn a_shot_is_injected_and_a_gloss_reaches_the_clinical_word() {
     let dir = scratch_dir();
-    let inputs = [write_jsonl(
-        dir.path(),
-        "labels.jsonl",
-        &corpus_lines(CONDITION_RECORDS),
-    )];
-    let data_dir = dir.path().join("data");
-    ingest_lexical(&data_dir, &inputs, IngestMode::Full, &[]);
-    let app = spawn_app_with(&data_dir, GENEROUS).await;
+    let app = app_over_corpus_start(&dir).await;
     let first_drug = |reply: &crate::helpers::Reply| {
         top(reply, 1)
             .first()

@@ -6,7 +6,7 @@
 use petgraph::graph::NodeIndex;
 
 use super::KnowledgeGraph;
-use crate::graph::model::NodeKind;
+use crate::graph::model::{Node, NodeKind};
 
 /// The suffix curated lay classes carry in their names ("diuretic (lay)").
 const LAY: &str = " (lay)";
@@ -24,8 +24,8 @@ impl KnowledgeGraph {
         let mut out = Vec::new();
         for start in 1..words.len() {
             let head = words[start..].join(" ");
-            for id in [format!("class:{head}"), format!("class:{head}{LAY}")] {
-                if let Some(&index) = self.by_id.get(&id) {
+            for name in [head.clone(), format!("{head}{LAY}")] {
+                if let Some(&index) = self.by_id.get(&Node::class(&name).id) {
                     out.push(index);
                 }
             }
