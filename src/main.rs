@@ -1,8 +1,11 @@
-//! The `drugcite` command line: ingest, serve, keys, accounts, check. Parses arguments, calls the library,
-//! prints results; every failure exits non-zero with a one-line reason.
+//! The `drugcite` command line: ingest, serve, mcp, check here, the other commands in the `*_cli`
+//! modules beside it. Parses arguments, calls the library, prints results; every failure exits
+//! non-zero with a one-line reason.
 
 mod accounts_cli;
 mod eval_cli;
+mod extract_cli;
+mod neo4j_cli;
 mod severity_cli;
 
 use std::net::SocketAddr;
@@ -15,19 +18,18 @@ use std::time::Duration;
 use accounts_cli::{AccountsCommand, KeysCommand, ServeAccountsArgs};
 use anyhow::Context;
 use clap::{CommandFactory, Parser, Subcommand};
-use drugcite::conditions::learn::{self, read_annotations, Half};
-use drugcite::conditions::{self, VocabularyTerm};
+use drugcite::conditions;
 use drugcite::config::logging::{self, LogFormat};
 use drugcite::embed::Embedder;
 use drugcite::engine::{Engine, GraphBackend};
 use drugcite::eval::Part;
-use drugcite::graph::GraphData;
 use drugcite::http::{ConnectionBounds, RateLimitConfig};
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
 use drugcite::mcp;
-use drugcite::neo4j::{sync_generation, Neo4jClient, Neo4jConfig};
 use drugcite::startup::{ServeConfig, Server};
-use drugcite::store::{DataDir, Snapshot};
+use drugcite::store::DataDir;
+use extract_cli::{vocabulary_beside, ExtractTask, HalfArg};
+use neo4j_cli::{neo4j_backend, sync_neo4j, Neo4jArgs};
 
 /// mimalloc instead of glibc's malloc: the request path makes many short-lived buffers
 /// (hyper's header tables, JSON bodies) and glibc spent ~8 % of a verify's CPU on them
@@ -276,68 +278,6 @@ enum GraphBackendArg {
     Neo4j,
 }
 
-/// Connection settings of the Neo4j backend.
-#[derive(clap::Args)]
-struct Neo4jArgs {
-    /// Neo4j Bolt URI, e.g. bolt://localhost:7687.
-    #[arg(long = "neo4j", value_name = "URI", env = "DRUGCITE_NEO4J_URI")]
-    uri: Option<String>,
-    #[arg(long, env = "DRUGCITE_NEO4J_USER", default_value = "neo4j")]
-    neo4j_user: String,
-    #[arg(
-        long,
-        env = "DRUGCITE_NEO4J_PASSWORD",
-        default_value = "",
-        hide_env_values = true
-    )]
-    neo4j_password: String,
-    /// Seconds any one Neo4j query may take before it fails.
-    #[arg(long, env = "DRUGCITE_NEO4J_TIMEOUT_SECS", default_value = "30")]
-    neo4j_timeout_secs: u64,
-}
-
-impl Neo4jArgs {
-    fn client(&self) -> anyhow::Result<Option<Neo4jClient>> {
-        let Some(uri) = &self.uri else {
-            return Ok(None);
-        };
-        anyhow::ensure!(
-            self.neo4j_timeout_secs > 0,
-            "--neo4j-timeout-secs must be at least 1"
-        );
-        let config = Neo4jConfig {
-            uri: uri.clone(),
-            user: self.neo4j_user.clone(),
-            password: self.neo4j_password.clone(),
-            query_timeout: Duration::from_secs(self.neo4j_timeout_secs),
-        };
-        Ok(Some(Neo4jClient::new(&config)?))
-    }
-
-    fn required_client(&self, what: &str) -> anyhow::Result<Neo4jClient> {
-        self.client()?
-            .ok_or_else(|| anyhow::anyhow!("{what} needs --neo4j URI (or DRUGCITE_NEO4J_URI)"))
-    }
-}
-
-/// `--half` of `extract --score`.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum HalfArg {
-    Learning,
-    HeldOut,
-    All,
-}
-
-impl From<HalfArg> for Half {
-    fn from(half: HalfArg) -> Self {
-        match half {
-            HalfArg::Learning => Half::Learning,
-            HalfArg::HeldOut => Half::HeldOut,
-            HalfArg::All => Half::All,
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let cli = match drugcite::config::parse::<Cli>() {
         Ok(cli) => cli,
@@ -463,118 +403,29 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             learn,
             labels,
         } => {
-            let vocabulary = condition_vocabulary(&data_dir, vocab.as_deref())?;
-            match (score, learn, labels) {
-                (Some(annotations), _, _) => {
-                    score_extraction(&vocabulary, &annotations, half.into())
-                }
-                (_, Some(annotations), Some(labels)) => {
-                    learn_terms(&vocabulary, &annotations, &labels)
-                }
-                _ => {
-                    let matcher = conditions::matcher(&vocabulary);
-                    let stdin = std::io::stdin().lock();
-                    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-                    conditions::extract_json_lines(&matcher, stdin, stdout)?;
-                    Ok(())
-                }
-            }
+            let task = match (score, learn, labels) {
+                (Some(annotations), _, _) => ExtractTask::Score {
+                    annotations,
+                    half: half.into(),
+                },
+                (_, Some(annotations), Some(labels)) => ExtractTask::Learn {
+                    annotations,
+                    labels,
+                },
+                _ => ExtractTask::Stream,
+            };
+            extract_cli::extract(&data_dir, vocab.as_deref(), task)
         }
     }
 }
 
-/// A `vocab` directory beside one of the inputs or up to three levels above it (the shared
-/// data layout keeps `labels/` and `vocab/` side by side).
-fn vocabulary_beside(inputs: &[PathBuf]) -> Option<PathBuf> {
-    inputs
-        .iter()
-        .flat_map(|input| input.ancestors().skip(1).take(3))
-        .map(|dir| dir.join("vocab"))
-        .find(|dir| dir.is_dir())
-}
-
-/// The vocabulary from `--vocab`, else the one compiled into the live index.
-fn condition_vocabulary(
-    data_dir: &DataDir,
-    vocab: Option<&std::path::Path>,
-) -> anyhow::Result<Vec<VocabularyTerm>> {
-    if let Some(dir) = vocab {
-        return Ok(conditions::vocabulary::read_dir(dir)?);
-    }
-    let generation = data_dir.current_generation().map_err(|e| {
-        anyhow::anyhow!("no condition vocabulary: pass --vocab DIR (or DRUGCITE_VOCAB_DIR), or ingest first ({e})")
-    })?;
-    let terms = conditions::vocabulary::read_compiled(&generation)?;
-    anyhow::ensure!(
-        !terms.is_empty(),
-        "the live index was built without a condition vocabulary: pass --vocab DIR"
-    );
-    Ok(terms)
-}
-
-fn score_extraction(
-    vocabulary: &[VocabularyTerm],
-    annotations: &std::path::Path,
-    half: Half,
-) -> anyhow::Result<()> {
-    let sections = read_annotations(annotations)
-        .with_context(|| format!("reading {}", annotations.display()))?;
-    let matcher = conditions::matcher(vocabulary);
-    let mut table = format!(
-        "{:<28} {:>6} {:>6} {:>6} {:>6} {:>6}\n",
-        "section", "found", "gold", "P", "R", "F1"
-    );
-    for (section, counts) in learn::score(&matcher, &sections, half) {
-        table.push_str(&format!(
-            "{section:<28} {:>6} {:>6} {:>6.3} {:>6.3} {:>6.3}\n",
-            counts.found,
-            counts.annotated,
-            counts.precision(),
-            counts.recall(),
-            counts.f1()
-        ));
-    }
-    write_stdout(&table)
-}
-
 /// Writes to stdout, a closed pipe (`| head`) being an error like any other, not a panic.
-fn write_stdout(text: &str) -> anyhow::Result<()> {
+pub(crate) fn write_stdout(text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     Ok(stdout.flush()?)
 }
-
-fn learn_terms(
-    vocabulary: &[VocabularyTerm],
-    annotations: &std::path::Path,
-    labels: &std::path::Path,
-) -> anyhow::Result<()> {
-    let sections = read_annotations(annotations)
-        .with_context(|| format!("reading {}", annotations.display()))?;
-    let listed =
-        learn::listed_reactions(labels).with_context(|| format!("reading {}", labels.display()))?;
-    let rows = learn::learn(&sections, vocabulary, &listed);
-    let mut file = TERMS_HEADER.to_owned();
-    for row in &rows {
-        file.push_str(&conditions::lexicon::format_curated(row));
-        file.push('\n');
-    }
-    write_stdout(&file)
-}
-
-const TERMS_HEADER: &str = "\
-# Adverse-reaction terms drugcite curates beside the open vocabularies, with how often each
-# occurred in the learning half of the annotated ADR set (TAC 2017, labels whose SHA-256 id
-# hash starts with an even byte) and how often it was annotated there.
-# Sources: mentions annotated in that half (origin 'annotated'); items of the labels' own
-# \"most common adverse reactions were ...\" lists in the openFDA corpus named by at least
-# two labels ('listed'); Disease/Symptom Ontology terms seen in that half ('vocabulary').
-# Generated by: drugcite extract --vocab ../shared/data/vocab
-#   --learn ../shared/data/eval/adr-train-labels.json
-#   --labels ../shared/data/labels/openfda-labels.jsonl.gz > graph/adverse-reaction-terms.tsv
-term\torigin\tadverse_seen\tadverse_annotated\tother_seen\tother_annotated
-";
 
 fn load_embedder(
     model_dir: &std::path::Path,
@@ -584,32 +435,6 @@ fn load_embedder(
         return Ok(None);
     }
     Ok(Some(Arc::new(Embedder::load(model_dir)?)))
-}
-
-/// Writes the live generation into Neo4j and prints the sync report.
-fn sync_neo4j(data_dir: &DataDir, client: &Neo4jClient) -> anyhow::Result<()> {
-    let snapshot = Snapshot::open_current(data_dir)?;
-    let graph = GraphData::read(snapshot.generation())?.ok_or_else(|| {
-        anyhow::anyhow!("the live index has no knowledge graph: re-ingest it first")
-    })?;
-    let report = sync_generation(client, &snapshot, &graph, ProgressMode::Auto)?;
-    println!("{report}");
-    Ok(())
-}
-
-/// The Neo4j backend with its schema applied; a database that is down now is reported and
-/// retried on each request, not fatal.
-fn neo4j_backend(client: Neo4jClient) -> GraphBackend {
-    match client.apply_schema() {
-        Ok(schema) => tracing::info!(
-            uri = client.uri(),
-            created = schema.created,
-            existing = schema.existing,
-            "neo4j schema applied"
-        ),
-        Err(e) => tracing::warn!("{e}; graph and verify answer 500 until Neo4j is reachable"),
-    }
-    GraphBackend::Neo4j(Arc::new(client))
 }
 
 fn serve(config: ServeConfig, addr: SocketAddr) -> anyhow::Result<()> {
