@@ -58,6 +58,17 @@ pub fn drug_classes() -> Vec<DrugClass> {
         .collect()
 }
 
+/// The terms of the curated class called `name` (any case), empty for a class without a line.
+pub fn class_terms(name: &str) -> &'static [String] {
+    static TERMS: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
+        drug_classes()
+            .into_iter()
+            .map(|class| (class.name.to_lowercase(), class.terms))
+            .collect()
+    });
+    TERMS.get(&name.to_lowercase()).map_or(&[], Vec::as_slice)
+}
+
 /// An everyday phrase and the words labels use for the same thing, both lowercase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayTerm {

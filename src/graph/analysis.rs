@@ -19,7 +19,7 @@ use crate::label::LabelMeta;
 
 pub const ANALYSIS_FILE: &str = "analysis.jsonl";
 /// Bump when extraction (`relations.rs`, the curated tables) changes what a text yields.
-const FORMAT: &str = "drugcite.analysis.v6";
+const FORMAT: &str = "drugcite.analysis.v7";
 
 /// One statement of a text: its relation, severity and the nodes its target stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Builds the knowledge graph of a generation from its current segments: every statement of
 //! every current segment of a relation-bearing section becomes (or strengthens) a relationship
-//! from the
-//! label's drug, with the segment's fingerprint as evidence; drugs link to their classes.
+//! from the label's drug, with the segment's fingerprint as evidence; drugs link to their
+//! classes (enzyme-class strengths by what most labels list them under).
 //! Each distinct (text, section) is analysed once (`analysis.rs`) and its statements reused
 //! for every copy. Reads a snapshot, returns data; writing it is the caller's.
 
@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::analysis::{inputs_digest, Analyses, Found};
 use super::class_level::class_statements;
+use super::membership::ListedMemberships;
 use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severity};
 use super::names::{curated_names, has_usan_stem, listed_names, stem_names, table_row_names};
 use super::relations::{relation_of_section, statements, Drugs, Target};
@@ -84,6 +85,7 @@ pub fn build(
     let drug_of = |label: u32| Node::drug(&labels[label as usize].drug.name);
     let mut nodes: BTreeMap<String, Node> = BTreeMap::new();
     let mut edges: Edges = BTreeMap::new();
+    let mut listed = ListedMemberships::default();
     let own_classes = classes_of_drugs(&vocabulary, labels);
     for (label, _) in snapshot.current_labels() {
         let drug = drug_of(label);
@@ -117,7 +119,7 @@ pub fn build(
         };
         for statement in found.iter() {
             if statement.kind == RelationType::MemberOf {
-                add_membership(&statement.targets, &mut nodes, &mut edges);
+                add_membership(&statement.targets, &from.id, &mut nodes, &mut listed);
                 continue;
             }
             for to in statement.targets.iter().filter(|to| to.id != from.id) {
@@ -140,6 +142,12 @@ pub fn build(
             }
         }
     })?;
+    for (member, class) in listed.kept() {
+        let class = Node::class(&class).id;
+        edges
+            .entry((member, class, RelationType::MemberOf))
+            .or_default();
+    }
     for (class, members) in vocabulary.classes() {
         let class = Node::class(class);
         for member in members {
@@ -229,8 +237,14 @@ fn add_curated_members(
     }
 }
 
-/// Member nodes (all but the last) `member_of` the class node (the last).
-fn add_membership(targets: &[Node], nodes: &mut BTreeMap<String, Node>, edges: &mut Edges) {
+/// The label of `source` lists the member nodes (all but the last) as of the class node (the
+/// last); which of these become `member_of` edges is decided over all labels (`membership.rs`).
+fn add_membership(
+    targets: &[Node],
+    source: &str,
+    nodes: &mut BTreeMap<String, Node>,
+    listed: &mut ListedMemberships,
+) {
     let Some((class, members)) = targets.split_last() else {
         return;
     };
@@ -241,9 +255,7 @@ fn add_membership(targets: &[Node], nodes: &mut BTreeMap<String, Node>, edges: &
         nodes
             .entry(member.id.clone())
             .or_insert_with(|| member.clone());
-        edges
-            .entry((member.id.clone(), class.id.clone(), RelationType::MemberOf))
-            .or_default();
+        listed.add(source, &member.id, &class.name);
     }
 }
 

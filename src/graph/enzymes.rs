@@ -90,7 +90,8 @@ pub fn question_class_names(class: &EnzymeClass) -> Vec<String> {
     names
 }
 
-fn strip_strength(name: &str) -> &str {
+/// A class name without its leading strength ("strong cyp3a inhibitors" → "cyp3a inhibitors").
+pub fn strip_strength(name: &str) -> &str {
     ["strong ", "moderate ", "weak "]
         .iter()
         .find_map(|s| name.strip_prefix(s))

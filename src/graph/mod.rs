@@ -13,6 +13,7 @@ pub mod enzymes;
 pub mod findings;
 mod heads;
 pub mod instruction;
+mod membership;
 pub mod model;
 pub mod names;
 pub mod question;

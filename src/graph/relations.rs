@@ -280,14 +280,16 @@ fn conditions(
 }
 
 /// Byte ranges of the sentences of `text`: split after `.`, `;`, `?`, `!` followed by white
-/// space, and at line breaks.
+/// space, and at line breaks — but not after an abbreviation's full stop ("St. John's Wort",
+/// "e.g. rifampin").
 pub fn sentences(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = text.as_bytes();
     for (at, &b) in bytes.iter().enumerate() {
         let stop = matches!(b, b'.' | b';' | b'?' | b'!')
-            && bytes.get(at + 1).is_none_or(|n| n.is_ascii_whitespace());
+            && bytes.get(at + 1).is_none_or(|n| n.is_ascii_whitespace())
+            && !(b == b'.' && abbreviation_before(&text[..at]));
         if stop || b == b'\n' {
             if text[start..=at].trim().len() > 1 {
                 out.push(start..at + 1);
@@ -299,4 +301,14 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
         out.push(start..text.len());
     }
     out
+}
+
+/// Whether `before` (a text up to a full stop) ends in an abbreviation that does not end a
+/// sentence: "St" (Saint), "e.g", "i.e", "vs", "approx".
+fn abbreviation_before(before: &str) -> bool {
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or_default();
+    matches!(word, "St" | "e.g" | "i.e" | "vs" | "approx" | "E.g" | "I.e")
 }

@@ -14,7 +14,9 @@ use std::time::Instant;
 use arc_swap::ArcSwapOption;
 
 use super::verdict::{instruction_about, verdict, Instruction, Verdict};
-use super::{Evidence, Found, GraphQuestion, Hop, Node, Reasoner, RelationType, Severity};
+use super::{
+    Evidence, Found, GraphQuestion, Hop, Node, NodeKind, Reasoner, RelationType, Severity,
+};
 use crate::domain::{Fingerprint, GraphLimit, MaxHops, Question, TextHash};
 use crate::engine::EngineError;
 use crate::live::{Live, LiveIndex};
@@ -176,18 +178,15 @@ impl GraphService {
         let with_drug = matches!(
             found.edge.kind,
             RelationType::Interaction | RelationType::Contraindication
-        ) && matches!(
-            found.target.kind,
-            super::NodeKind::Drug | super::NodeKind::DrugClass
-        );
-        let about = |name: &str| {
+        ) && matches!(found.target.kind, NodeKind::Drug | NodeKind::DrugClass);
+        let about = |names: Vec<String>| {
             shown
                 .iter()
-                .filter_map(|e| instruction_about(&e.segment.text, name))
+                .filter_map(|e| instruction_about(&e.segment.text, &names))
                 .min()
         };
         let instruction = with_drug
-            .then(|| about(&found.target.name).or_else(|| about(&found.drug.name)))
+            .then(|| about(partner_names(found.target)))
             .flatten();
         Ok(AnsweredRelationship {
             instruction,
@@ -303,4 +302,17 @@ impl Neo4jGraphs {
         })));
         Ok(reasoner)
     }
+}
+
+/// What label text calls an interaction partner: a drug by the first word of its established
+/// name; a class by its name and the curated terms for it ("ACE inhibitor" for the angiotensin
+/// converting enzyme inhibitors, `graph/drug-classes.tsv`).
+fn partner_names(partner: &Node) -> Vec<String> {
+    if partner.kind != NodeKind::DrugClass {
+        let first = partner.name.split_whitespace().next().unwrap_or_default();
+        return vec![first.to_lowercase()];
+    }
+    let mut names = vec![partner.name.to_lowercase()];
+    names.extend(crate::curated::class_terms(&partner.name).iter().cloned());
+    names
 }

@@ -228,3 +228,21 @@ fn a_limitation_of_use_is_not_an_indication() {
     assert!(targets.contains(&"type 2 diabetes mellitus"), "{found:?}");
     assert!(!targets.contains(&"type 1 diabetes mellitus"), "{found:?}");
 }
+
+#[test]
+fn an_abbreviation_s_full_stop_does_not_end_a_sentence() {
+    let text =
+        "Use with tramadol, buspirone and St. John's Wort is warranted. Monitor (e.g. ECG). Next.";
+    let found: Vec<&str> = sentences(text)
+        .into_iter()
+        .map(|r| text[r].trim())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "Use with tramadol, buspirone and St. John's Wort is warranted.",
+            "Monitor (e.g. ECG).",
+            "Next."
+        ]
+    );
+}
