@@ -261,6 +261,21 @@ fn model_id(model_dir: &Path) -> Result<[u8; 16], EmbedError> {
     Ok(id)
 }
 
+/// Where candle reads how many threads share each matrix product: on every product, falling
+/// back to counting cores in `/proc/cpuinfo` each time.
+const PRODUCT_THREADS_VARIABLE: &str = "RAYON_NUM_THREADS";
+
+/// Makes candle compute each matrix product on the calling thread alone, unless the operator
+/// set `RAYON_NUM_THREADS`. For a server: a question is ~15 tokens, too few to split the work
+/// of a product, and a second thread cost ~3.5 ms more CPU per new question (waking, spinning,
+/// yielding, re-reading `/proc/cpuinfo`) for no faster answer (README "Benchmarks"). Ingest
+/// keeps the default: its tokenizer shares the pool. Call before any other thread starts.
+pub fn one_thread_per_product() {
+    if std::env::var_os(PRODUCT_THREADS_VARIABLE).is_none() {
+        std::env::set_var(PRODUCT_THREADS_VARIABLE, "1");
+    }
+}
+
 /// Mean of the token vectors where `mask` is 1.
 fn mean_pool(hidden: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
     let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
