@@ -4,10 +4,12 @@
 //! it (`distilled`). Reads only local files; never touches the network.
 
 mod distilled;
+mod layout;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use candle_core::safetensors::MmapedSafetensors;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
@@ -15,6 +17,7 @@ use sha2::{Digest, Sha256};
 use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
 use self::distilled::{DistilledTable, TABLE_FILE};
+use self::layout::TransposedDense;
 use crate::store::VectorSpace;
 
 /// Longest input in tokens; longer passages are truncated (segments are ≤ 160 words).
@@ -172,9 +175,10 @@ impl Transformer {
         tokenizer.with_padding(None);
         let weights = model_dir.join("model.safetensors");
         // SAFETY: the weights file is memory-mapped read-only and not modified while mapped.
-        let vb =
-            unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu) }
-                .map_err(|e| bad("model.safetensors", e.to_string()))?;
+        let tensors = unsafe { MmapedSafetensors::new(&weights) }
+            .map_err(|e| bad("model.safetensors", e.to_string()))?;
+        let backend = Box::new(TransposedDense(tensors));
+        let vb = VarBuilder::from_backend(backend, DType::F32, Device::Cpu);
         let model =
             BertModel::load(vb, &config).map_err(|e| bad("model.safetensors", e.to_string()))?;
         let transformer = Self {
