@@ -344,6 +344,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             graph_backend,
             neo4j,
         } => {
+            drugcite::embed::one_thread_per_product();
             let limits = RateLimitConfig {
                 per_key_per_minute: rate_limit_per_key,
                 per_address_per_minute: rate_limit_per_address,
@@ -378,6 +379,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             cli.config.as_deref(),
         )?),
         Command::Mcp { lexical_only } => {
+            drugcite::embed::one_thread_per_product();
             let engine = Engine::open(data_dir, load_embedder(&cli.model_dir, lexical_only)?)?;
             tokio::runtime::Runtime::new()?.block_on(mcp::serve_stdio(Arc::new(engine)))
         }

@@ -4,10 +4,12 @@
 //! it (`distilled`). Reads only local files; never touches the network.
 
 mod distilled;
+mod layout;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use candle_core::safetensors::MmapedSafetensors;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
@@ -15,6 +17,7 @@ use sha2::{Digest, Sha256};
 use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
 use self::distilled::{DistilledTable, TABLE_FILE};
+use self::layout::TransposedDense;
 use crate::store::VectorSpace;
 
 /// Longest input in tokens; longer passages are truncated (segments are ≤ 160 words).
@@ -172,9 +175,10 @@ impl Transformer {
         tokenizer.with_padding(None);
         let weights = model_dir.join("model.safetensors");
         // SAFETY: the weights file is memory-mapped read-only and not modified while mapped.
-        let vb =
-            unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &Device::Cpu) }
-                .map_err(|e| bad("model.safetensors", e.to_string()))?;
+        let tensors = unsafe { MmapedSafetensors::new(&weights) }
+            .map_err(|e| bad("model.safetensors", e.to_string()))?;
+        let backend = Box::new(TransposedDense(tensors));
+        let vb = VarBuilder::from_backend(backend, DType::F32, Device::Cpu);
         let model =
             BertModel::load(vb, &config).map_err(|e| bad("model.safetensors", e.to_string()))?;
         let transformer = Self {
@@ -259,6 +263,21 @@ fn model_id(model_dir: &Path) -> Result<[u8; 16], EmbedError> {
     let mut id = [0u8; 16];
     id.copy_from_slice(&digest[..16]);
     Ok(id)
+}
+
+/// Where candle reads how many threads share each matrix product: on every product, falling
+/// back to counting cores in `/proc/cpuinfo` each time.
+const PRODUCT_THREADS_VARIABLE: &str = "RAYON_NUM_THREADS";
+
+/// Makes candle compute each matrix product on the calling thread alone, unless the operator
+/// set `RAYON_NUM_THREADS`. For a server: a question is ~15 tokens, too few to split the work
+/// of a product, and a second thread cost ~3.5 ms more CPU per new question (waking, spinning,
+/// yielding, re-reading `/proc/cpuinfo`) for no faster answer (README "Benchmarks"). Ingest
+/// keeps the default: its tokenizer shares the pool. Call before any other thread starts.
+pub fn one_thread_per_product() {
+    if std::env::var_os(PRODUCT_THREADS_VARIABLE).is_none() {
+        std::env::set_var(PRODUCT_THREADS_VARIABLE, "1");
+    }
 }
 
 /// Mean of the token vectors where `mask` is 1.

@@ -29,7 +29,7 @@ use crate::live::{Live, LiveIndex};
 use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
 use collapse::{AlsoIn, Collapsed};
 use features::Weights;
-use lexical::{analyse, lexical_candidates, LexicalHit};
+use lexical::{analyse, lexical_candidates, lexical_candidates_and_within, LexicalHit};
 use ranking::{rank, Candidates};
 use section_space::SectionSpace;
 use understanding::Understanding;
@@ -142,17 +142,15 @@ impl Searcher {
                 text.to_owned()
             }
         };
-        let lexical = lexical_pool(
-            &live,
-            &or_question(&understanding.keywords),
-            pool,
-            &understanding,
-        )?;
-        let query_vector = match (&self.embedder, &live.dense) {
+        let keywords = or_question(&understanding.keywords);
+        let topic = or_question(&understanding.topic);
+        let lexical = || lexical_pool(&live, &keywords, pool, &understanding);
+        let (lexical, query_vector) = match (&self.embedder, &live.dense) {
             (Some(embedder), Some(_)) => {
-                Some(self.query_vector(embedder, &or_question(&understanding.topic))?)
+                let (lexical, vector) = self.beside_query_vector(embedder, &topic, lexical);
+                (lexical?, Some(vector?))
             }
-            _ => None,
+            _ => (lexical()?, None),
         };
         let semantic = match (&live.dense, &query_vector) {
             (Some(dense), Some(vector)) => dense.nearest(vector, pool),
@@ -209,20 +207,31 @@ impl Searcher {
         })
     }
 
-    fn query_vector(
+    /// Runs `work` and finds `question`'s vector: from the cache, or embedded on a second
+    /// thread while `work` runs (on 2 cores a new question's wall time is then the longer of
+    /// the two, not their sum).
+    fn beside_query_vector<T: Send>(
         &self,
         embedder: &Embedder,
         question: &str,
-    ) -> Result<Arc<Vec<f32>>, EmbedError> {
+        work: impl FnOnce() -> T,
+    ) -> (T, Result<Arc<Vec<f32>>, EmbedError>) {
         if let Some(vector) = self.query_vectors.get(question) {
             self.query_vector_counters.hit();
-            return Ok(vector);
+            return (work(), Ok(vector));
         }
         self.query_vector_counters.miss();
-        let vector = Arc::new(embedder.embed(&[question])?.remove(0));
-        self.query_vectors
-            .insert(question.to_owned(), Arc::clone(&vector));
-        Ok(vector)
+        std::thread::scope(|scope| {
+            let embedding = scope.spawn(|| embedder.embed(&[question]));
+            let done = work();
+            let vector = embedding.join().expect("question embedding thread");
+            let vector = vector.map(|mut vectors| Arc::new(vectors.remove(0)));
+            if let Ok(vector) = &vector {
+                self.query_vectors
+                    .insert(question.to_owned(), Arc::clone(vector));
+            }
+            (done, vector)
+        })
     }
 }
 
@@ -242,17 +251,18 @@ fn lexical_pool(
     pool: usize,
     understanding: &Understanding,
 ) -> Result<Vec<LexicalHit>, StoreError> {
-    let mut lexical = lexical_candidates(live, text, pool, None)?;
     let subject = understanding
         .drugs
         .first()
         .filter(|_| !understanding.subject_open);
-    if let Some(subject) = subject {
-        let known: HashSet<TextHash> = lexical.iter().map(|hit| hit.text).collect();
-        let within = lexical_candidates(live, text, SUBJECT_CANDIDATES, Some(&subject.labels))?;
-        lexical.extend(within.into_iter().filter(|hit| !known.contains(&hit.text)));
-        lexical.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best)));
-    }
+    let Some(subject) = subject else {
+        return lexical_candidates(live, text, pool, None);
+    };
+    let subject = (&subject.labels, SUBJECT_CANDIDATES);
+    let (mut lexical, within) = lexical_candidates_and_within(live, text, pool, subject)?;
+    let known: HashSet<TextHash> = lexical.iter().map(|hit| hit.text).collect();
+    lexical.extend(within.into_iter().filter(|hit| !known.contains(&hit.text)));
+    lexical.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best)));
     Ok(lexical)
 }
 

@@ -103,12 +103,38 @@ impl QuantizedRows {
         rows: Range<usize>,
     ) -> Vec<f32> {
         let dimensions = self.dimensions.max(1);
-        self.codes[rows.start * dimensions..rows.end * dimensions]
-            .chunks_exact(dimensions)
-            .zip(&self.scales[rows])
-            .map(|(row, scale)| integer_dot(row, query_codes) as f32 / (scale * query_scale))
-            .collect()
+        let codes = &self.codes[rows.start * dimensions..rows.end * dimensions];
+        let scales = &self.scales[rows];
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { similarities_avx2(codes, scales, query_codes, query_scale) };
+        }
+        similarities(codes, scales, query_codes, query_scale)
     }
+}
+
+/// `similarities` compiled for AVX2 (the build targets baseline x86-64): 16 products per
+/// instruction instead of 4. Integer sums, so the same results to the bit.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn similarities_avx2(
+    codes: &[i8],
+    scales: &[f32],
+    query: &[i8],
+    query_scale: f32,
+) -> Vec<f32> {
+    similarities(codes, scales, query, query_scale)
+}
+
+/// Approximate similarity to the query of each row of `codes` (one scale per row).
+#[inline(always)]
+fn similarities(codes: &[i8], scales: &[f32], query: &[i8], query_scale: f32) -> Vec<f32> {
+    codes
+        .chunks_exact(query.len().max(1))
+        .zip(scales)
+        .map(|(row, scale)| integer_dot(row, query) as f32 / (scale * query_scale))
+        .collect()
 }
 
 /// `blocks` contiguous row ranges covering every row (fewer when there are fewer rows).
@@ -119,14 +145,30 @@ pub(super) fn even_blocks(rows: usize, blocks: usize) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// The best `keep` of a block's similarities as (row, similarity), rows offset by `start`.
+/// The best `keep` of a block's similarities as (row, similarity), rows offset by `start`, in
+/// row order: every row above the `keep`-th highest similarity, then the rows at it, lowest
+/// first (what `select_best` keeps, without pairing every row with its number first).
 fn best_rows(similarities: &[f32], start: usize, keep: usize) -> Vec<(usize, f32)> {
-    let scored = similarities
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (start + i, *s))
+    let rows = || {
+        similarities
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (start + i, *s))
+    };
+    if keep == 0 || similarities.len() <= keep {
+        return rows().take(keep).collect();
+    }
+    let mut values = similarities.to_vec();
+    let threshold = *values
+        .select_nth_unstable_by(keep - 1, |a, b| b.total_cmp(a))
+        .1;
+    let mut best: Vec<(usize, f32)> = rows()
+        .filter(|(_, s)| s.total_cmp(&threshold) == Ordering::Greater)
         .collect();
-    select_best(scored, keep)
+    let tied = rows().filter(|(_, s)| s.total_cmp(&threshold) == Ordering::Equal);
+    let room = keep - best.len();
+    best.extend(tied.take(room));
+    best
 }
 
 /// Highest similarity first, ties to the lower row: a total order, so the selection is unique.
@@ -161,6 +203,7 @@ pub fn quantize_into(vector: &[f32], codes: &mut [i8]) -> f32 {
     scale
 }
 
+#[inline(always)]
 fn integer_dot(a: &[i8], b: &[i8]) -> i32 {
     let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
     let tail: i32 = a_chunks
@@ -201,6 +244,19 @@ mod tests {
             assert!((dot(row, query) - similarity).abs() < 0.02);
         }
         assert_eq!(approximate.len(), 50);
+    }
+
+    #[test]
+    fn best_rows_keeps_what_select_best_keeps_ties_included() {
+        let similarities: Vec<f32> = (0..400).map(|i| ((i * 7) % 13) as f32 / 13.0).collect();
+        for keep in [0, 1, 30, 31, 100, 399, 400, 500] {
+            let mut got = best_rows(&similarities, 1_000, keep);
+            let scored = (0..400).map(|i| (1_000 + i, similarities[i])).collect();
+            let mut want = select_best(scored, keep);
+            got.sort_by_key(|(row, _)| *row);
+            want.sort_by_key(|(row, _)| *row);
+            assert_eq!(got, want, "keep {keep}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The distinct-text index answers as BM25 over every copy did: over real labels with word-for-word
 //! copies (the donepezil repackagers and the pegfilgrastim biosimilars, plus repackager copies
 //! of each made here under new set ids), lexical candidates, section candidates, candidates
-//! within a drug's labels and whole searches are compared between the generation as ingested
+//! within a drug's labels (also both from one query) and whole searches are compared between the generation as ingested
 //! and the same generation without its distinct-text index (read as one written before it).
 
 use std::path::{Path, PathBuf};
@@ -10,7 +10,9 @@ use std::sync::Arc;
 use drugcite::domain::{Question, SearchFilters, TopK};
 use drugcite::ingest::IngestMode;
 use drugcite::live::{LiveIndex, OpenOptions};
-use drugcite::search::lexical::{analyse, lexical_candidates, section_candidates, LexicalHit};
+use drugcite::search::lexical::{
+    analyse, lexical_candidates, lexical_candidates_and_within, section_candidates, LexicalHit,
+};
 use drugcite::search::Searcher;
 use drugcite::store::DataDir;
 use serde_json::Value;
@@ -131,6 +133,12 @@ fn the_distinct_text_index_answers_as_bm25_over_every_copy() {
         assert_same(question, &all(&live), &all(&old));
         let within = |l| lexical_candidates(l, question, 20, Some(&donepezil)).unwrap();
         assert_same(question, &within(&live), &within(&old));
+        for l in [&live, &old] {
+            let (both_all, both_within) =
+                lexical_candidates_and_within(l, question, 50, (&donepezil, 20)).unwrap();
+            assert_eq!(both_all, all(l), "one query, whole index: {question}");
+            assert_eq!(both_within, within(l), "one query, within: {question}");
+        }
         let terms = analyse(&live.snapshot, question);
         let section = |l| section_candidates(l, &terms, "adverse_reactions", 20).unwrap();
         assert_same(question, &section(&live), &section(&old));

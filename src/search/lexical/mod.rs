@@ -59,6 +59,28 @@ pub fn lexical_candidates(
     candidates(live, &terms, true, scope, limit)
 }
 
+/// `lexical_candidates` of `question` over the whole index (`limit`), and within the labels
+/// `subject.0` (`subject.1`): over the distinct-text index both come from one query.
+pub fn lexical_candidates_and_within(
+    live: &Live,
+    question: &str,
+    limit: usize,
+    subject: (&BTreeSet<u32>, usize),
+) -> Result<(Vec<LexicalHit>, Vec<LexicalHit>), StoreError> {
+    let terms = analyse(&live.snapshot, question);
+    if terms.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let (labels, subject_limit) = subject;
+    let Some(index) = live.snapshot.texts() else {
+        let all = candidates(live, &terms, true, Scope::All, limit)?;
+        let within = candidates(live, &terms, true, Scope::Labels(labels), subject_limit)?;
+        return Ok((all, within));
+    };
+    texts::candidates_and_within(live, index, &terms, (limit, labels, subject_limit))
+        .map_err(searching)
+}
+
 /// The best `limit` distinct current texts of the section `section_key` by BM25 of `terms`
 /// (analysed already) over their text alone, best first.
 pub fn section_candidates(
@@ -81,10 +103,14 @@ fn candidates(
         Some(index) => texts::candidates(live, index, terms, with_names, scope, limit),
         None => segments::candidates(&live.snapshot, terms, with_names, scope, limit),
     };
-    found.map_err(|source| StoreError::Index {
+    found.map_err(searching)
+}
+
+fn searching(source: tantivy::TantivyError) -> StoreError {
+    StoreError::Index {
         context: "searching".into(),
         source,
-    })
+    }
 }
 
 /// BM25 of `terms` over `text`, plus boosted over `names` when given: one should-clause per

@@ -35,6 +35,45 @@ pub(super) fn candidates(
     scope: Scope,
     limit: usize,
 ) -> tantivy::Result<Vec<LexicalHit>> {
+    let matched = matched_docs(live, index, terms, with_names, scope)?;
+    hits_in_scope(live, &matched, scope, limit)
+}
+
+/// The best `limit` texts over every current copy, and the best `subject_limit` among the
+/// copies in the labels `subject`: one query answers both (the same terms score alike in both).
+pub(super) fn candidates_and_within(
+    live: &Live,
+    index: &TextsIndex,
+    terms: &[String],
+    (limit, subject, subject_limit): (usize, &BTreeSet<u32>, usize),
+) -> tantivy::Result<(Vec<LexicalHit>, Vec<LexicalHit>)> {
+    let matched = matched_docs(live, index, terms, true, Scope::All)?;
+    let all = hits_in_scope(live, &matched, Scope::All, limit)?;
+    let within = hits_in_scope(live, &matched, Scope::Labels(subject), subject_limit)?;
+    Ok((all, within))
+}
+
+fn hits_in_scope(
+    live: &Live,
+    matched: &[Matched],
+    scope: Scope,
+    limit: usize,
+) -> tantivy::Result<Vec<LexicalHit>> {
+    Ok(match scope {
+        Scope::Labels(labels) => within_labels(live, matched, labels, limit)?,
+        Scope::All | Scope::Section(_) => over_current(live, matched, limit),
+    })
+}
+
+/// Every distinct doc matching `terms` (and the section of a section scope) with a current
+/// copy, with its score; a labels scope is applied by the caller.
+fn matched_docs(
+    live: &Live,
+    index: &TextsIndex,
+    terms: &[String],
+    with_names: bool,
+    scope: Scope,
+) -> tantivy::Result<Vec<Matched>> {
     let fields = index.fields();
     let names = with_names.then_some(fields.names);
     let mut required: Vec<(Occur, Box<dyn Query>)> =
@@ -55,22 +94,19 @@ pub(super) fn candidates(
     let Some(live_texts) = &live.live_texts else {
         return Ok(Vec::new());
     };
-    let matched = index.searcher().search_with_statistics_provider(
+    index.searcher().search_with_statistics_provider(
         &BooleanQuery::new(required),
         &MatchedDocs { live: live_texts },
         &statistics,
-    )?;
-    Ok(match scope {
-        Scope::Labels(labels) => within_labels(live, &matched, labels, limit)?,
-        Scope::All | Scope::Section(_) => over_current(live, &matched, limit),
-    })
+    )
 }
 
 /// The best `limit` texts among every current copy: the texts whose best doc reaches the
 /// `limit`-th best score are resolved to their copies (ties at that score included).
 fn over_current(live: &Live, matched: &[Matched], limit: usize) -> Vec<LexicalHit> {
     let keys = CopyKeys::read(&live.snapshot);
-    let mut top: ByText<Score> = ByText::default();
+    let mut top: ByText<Score> =
+        ByText::with_capacity_and_hasher(matched.len(), Default::default());
     for doc in matched {
         let score = top.entry(doc.text).or_insert(doc.score);
         *score = score.max(doc.score);
