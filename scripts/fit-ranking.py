@@ -10,7 +10,10 @@ over a fixed grid per weight (deterministic). Held-out questions are only scored
 
     target/release/drugcite ranking-features --data-dir D \
         ../shared/data/eval/dev-questions.jsonl ../shared/data/eval/dev-questions-2.jsonl > rows.jsonl
-    python3 scripts/fit-ranking.py rows.jsonl src/search/ranking-weights.json [--score-only]
+    python3 scripts/fit-ranking.py rows.jsonl src/search/ranking-weights.json [--score-only] [--only=W,W]
+
+`--only=section_vote` fits just the named weights and keeps the others (fewer free weights, less
+overfitting; see README "How the ranking was fitted").
 """
 
 import json
@@ -19,11 +22,12 @@ import sys
 from collections import defaultdict
 
 FLAGS = ["combination", "other_drug", "unnamed_drug", "off_section", "peripheral", "patient_voice"]
-SCALARS = ["section_similarity", "section_rank"]
+SCALARS = ["section_similarity", "section_rank", "section_vote"]
 GRIDS = {
     "semantic": [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0],
     "section_similarity": [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 15.0, 20.0, 30.0],
     "section_rank": [0.0, -0.01, -0.03, -0.06, -0.1, -0.2],
+    "section_vote": [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0],
     "meaning_margin": [0.03, 0.05, 0.08, 0.12, 0.2],
     "meaning_asked": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5],
 }
@@ -41,7 +45,7 @@ KEEP_PER_RETRIEVER = 150
 
 def copy_terms(copy):
     f = copy["features"]
-    return (f["lexical"], f["semantic"], [f[k] for k in SCALARS], [float(f[k]) for k in FLAGS],
+    return (f["lexical"], f["semantic"], [f.get(k, 0.0) for k in SCALARS], [float(f[k]) for k in FLAGS],
             copy["section"], f["section_margin"])
 
 
@@ -72,7 +76,7 @@ def prune(texts):
 def text_score(weights, copies):
     """Best copy's score and the relevance of the best copies (a share when tied)."""
     best, gains = -1.0, []
-    scalar_w = [weights[k] for k in SCALARS]
+    scalar_w = [weights.get(k, 0.0) for k in SCALARS]
     flag_w = [weights[k] for k in FLAGS]
     priors = weights.get("section_prior", {})
     for (lexical, semantic, scalars, flags, section, margin), relevant in copies:
@@ -126,9 +130,10 @@ def with_value(weights, name, value):
     return dict(weights, **{name: value})
 
 
-def fit(weights, questions):
+def fit(weights, questions, only=None):
     best = objective(weights, questions)
     names = ["semantic", "meaning"] + SCALARS + FLAGS + ["prior:" + s for s in prior_sections(questions)]
+    names = [n for n in names if only is None or n in only]
     for _ in range(PASSES):
         improved = False
         for name in names:
@@ -167,7 +172,8 @@ def main():
     report("held before", weights, held_part)
     if "--score-only" in sys.argv:
         return
-    weights = fit(weights, fit_part)
+    only = next((a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--only=")), None)
+    weights = fit(weights, fit_part, only)
     report("fit after", weights, fit_part)
     report("held after", weights, held_part)
     with open(weights_path, "w") as f:
