@@ -147,9 +147,19 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
             "pharmacodynamics",
         ],
     ),
+    // A label's boxed warning is headed "WARNING: …"; Warnings and Precautions come next.
+    (
+        &["warning"],
+        &[
+            "boxed_warning",
+            "warnings_and_cautions",
+            "warnings",
+            "precautions",
+        ],
+    ),
     (
         &[
-            "warning",
+            "warnings and precaution",
             "risk",
             "precaution",
             "monitor",
@@ -253,6 +263,16 @@ mod tests {
             .understand("boxed warning and other warnings")
             .sections
             .contains(&"warnings_and_cautions"));
+        assert_eq!(
+            v.understand("stroke warning").sections[..2],
+            ["boxed_warning", "warnings_and_cautions"],
+            "a label's boxed warning is headed WARNING"
+        );
+        assert_eq!(
+            v.understand("warnings and precautions of sertraline")
+                .sections[0],
+            "warnings_and_cautions"
+        );
         assert!(v
             .understand("most common side effects")
             .sections
