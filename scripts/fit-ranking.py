@@ -10,7 +10,13 @@ over a fixed grid per weight (deterministic). Held-out questions are only scored
 
     target/release/drugcite ranking-features --data-dir D \
         ../shared/data/eval/dev-questions.jsonl ../shared/data/eval/dev-questions-2.jsonl > rows.jsonl
-    python3 scripts/fit-ranking.py rows.jsonl src/search/ranking-weights.json [--score-only]
+    python3 scripts/fit-ranking.py rows.jsonl src/search/ranking-weights.json \\
+        [--score-only] [--only=W,W] [--cv=4]
+
+`--only=semantic,off_section` fits just the named weights and keeps the others (fewer free
+weights, less overfitting). `--cv=4` writes nothing: it asks whether refitting would generalise,
+by fitting on three quarters of the fit part (every kind split alike) and scoring the quarter
+left out, four times (see README "How the ranking was fitted").
 """
 
 import json
@@ -126,9 +132,10 @@ def with_value(weights, name, value):
     return dict(weights, **{name: value})
 
 
-def fit(weights, questions):
+def fit(weights, questions, only=None):
     best = objective(weights, questions)
     names = ["semantic", "meaning"] + SCALARS + FLAGS + ["prior:" + s for s in prior_sections(questions)]
+    names = [n for n in names if only is None or n in only]
     for _ in range(PASSES):
         improved = False
         for name in names:
@@ -156,6 +163,25 @@ def report(title, weights, questions):
         for k, v in sorted(per_kind.items())))
 
 
+def cross_validate(weights, fit_part, folds, only):
+    """Mean nDCG@10 / S@1 of the left-out folds, with the weights as they are and refitted."""
+    by_kind = defaultdict(list)
+    for question in fit_part:
+        by_kind[question[0]].append(question)
+    fold_of = {id(q): i % folds for qs in by_kind.values() for i, q in enumerate(qs)}
+    kept, refitted = [], []
+    for fold in range(folds):
+        train = [q for q in fit_part if fold_of[id(q)] != fold]
+        test = [q for q in fit_part if fold_of[id(q)] == fold]
+        trial = fit(weights, train, only)
+        kept += [metrics(weights, q[3]) for q in test]
+        refitted += [metrics(trial, q[3]) for q in test]
+    for title, scores in (("as they are", kept), ("refitted", refitted)):
+        n = len(scores)
+        print(f"cross-validated, {title}: {sum(s[0] for s in scores) / n:.3f}"
+              f"/{sum(s[2] for s in scores) / n:.2f} (n={n})")
+
+
 def main():
     rows_path, weights_path = sys.argv[1], sys.argv[2]
     questions = load(rows_path)
@@ -167,7 +193,12 @@ def main():
     report("held before", weights, held_part)
     if "--score-only" in sys.argv:
         return
-    weights = fit(weights, fit_part)
+    only = next((a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--only=")), None)
+    folds = next((int(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--cv=")), None)
+    if folds:
+        cross_validate(weights, fit_part, folds, only)
+        return
+    weights = fit(weights, fit_part, only)
     report("fit after", weights, fit_part)
     report("held after", weights, held_part)
     with open(weights_path, "w") as f:

@@ -1,7 +1,24 @@
 //! Which label sections a question's wording asks for: cue word prefixes mapped to section
-//! keys, most specific first. Pure; knows nothing of drugs or ranking.
+//! keys, most specific first, then the subsections of the populations it names. Pure; knows
+//! nothing of drugs or ranking.
 
+use std::ops::Range;
+
+use super::populations::populations;
 use crate::text::{occurrences, WordEdge};
+
+/// The label subsection of each population the shared recogniser names (21 CFR 201.57(c)(9):
+/// 8.4 Pediatric Use, 8.5 Geriatric Use); the others are asked for by the cue words below.
+const POPULATION_SECTIONS: &[(&str, &[&str])] = &[
+    (
+        "pediatric patients",
+        &["pediatric_use", "use_in_specific_populations"],
+    ),
+    (
+        "geriatric patients",
+        &["geriatric_use", "use_in_specific_populations"],
+    ),
+];
 
 /// Section keys a wording asks for, most specific first. Matched on lowercased word prefixes.
 const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
@@ -15,7 +32,10 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
         ],
         &["contraindications"],
     ),
-    (&["black box", "boxed"], &["boxed_warning"]),
+    (
+        &["black box warning", "boxed warning", "black box", "boxed"],
+        &["boxed_warning"],
+    ),
     (
         &[
             "interact",
@@ -127,9 +147,19 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
             "pharmacodynamics",
         ],
     ),
+    // A label's boxed warning is headed "WARNING: …"; Warnings and Precautions come next.
+    (
+        &["warning"],
+        &[
+            "boxed_warning",
+            "warnings_and_cautions",
+            "warnings",
+            "precautions",
+        ],
+    ),
     (
         &[
-            "warning",
+            "warnings and precaution",
             "risk",
             "precaution",
             "monitor",
@@ -150,23 +180,62 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
     ),
 ];
 
-/// Sections that describe the product or address patients rather than state clinical facts;
+/// The sections a wording asks for, in the table's order. Every cue found claims its words,
+/// longest cue first, so a shorter cue inside a longer one does not count again: "boxed
+/// warning" asks for the Boxed Warning, not also for Warnings and Precautions by its "warning".
 pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
-    let padded = format!(" {lower} ");
     let mut sections: Vec<&'static str> = Vec::new();
-    for (cues, wanted) in SECTION_INTENTS {
-        let asked = cues
-            .iter()
-            .any(|cue| occurrences(&padded, cue, WordEdge::Start).next().is_some());
-        if asked {
-            for section in *wanted {
-                if !sections.contains(section) {
-                    sections.push(section);
-                }
+    let asked = asked_entries(&format!(" {lower} "));
+    for ((_, wanted), _) in SECTION_INTENTS.iter().zip(asked).filter(|(_, a)| *a) {
+        for section in *wanted {
+            if !sections.contains(section) {
+                sections.push(section);
             }
         }
     }
     sections
+}
+
+/// Per entry of `SECTION_INTENTS`, whether a cue of it claims words of `padded`.
+fn asked_entries(padded: &str) -> Vec<bool> {
+    let mut found: Vec<(Range<usize>, usize)> = SECTION_INTENTS
+        .iter()
+        .enumerate()
+        .flat_map(|(entry, (cues, _))| {
+            cues.iter().flat_map(move |cue| {
+                occurrences(padded, cue, WordEdge::Start).map(move |span| (span, entry))
+            })
+        })
+        .collect();
+    found.sort_by_key(|(span, entry)| (std::cmp::Reverse(span.len()), span.start, *entry));
+    let mut claimed: Vec<Range<usize>> = Vec::new();
+    let mut asked = vec![false; SECTION_INTENTS.len()];
+    for (span, entry) in found {
+        if !claimed
+            .iter()
+            .any(|c| c.start < span.end && span.start < c.end)
+        {
+            claimed.push(span);
+            asked[entry] = true;
+        }
+    }
+    asked
+}
+
+/// Adds, after those already asked for, the subsections of the populations `lower` names
+/// ("Lexapro dose for older adults" also asks for Geriatric Use).
+pub(super) fn add_population_sections(lower: &str, sections: &mut Vec<&'static str>) {
+    for mention in populations(lower) {
+        let wanted = POPULATION_SECTIONS
+            .iter()
+            .filter(|(name, _)| *name == mention.name)
+            .flat_map(|(_, wanted)| wanted.iter());
+        for section in wanted {
+            if !sections.contains(section) {
+                sections.push(section);
+            }
+        }
+    }
 }
 
 /// The sections a question about two drugs taken together asks for.
@@ -186,8 +255,23 @@ mod tests {
             "contraindications"
         );
         assert_eq!(
-            v.understand("Does it have a black box warning?").sections[0],
-            "boxed_warning"
+            v.understand("Does it have a black box warning?").sections,
+            ["boxed_warning"],
+            "the warning of a boxed warning asks for no other warnings"
+        );
+        assert!(v
+            .understand("boxed warning and other warnings")
+            .sections
+            .contains(&"warnings_and_cautions"));
+        assert_eq!(
+            v.understand("stroke warning").sections[..2],
+            ["boxed_warning", "warnings_and_cautions"],
+            "a label's boxed warning is headed WARNING"
+        );
+        assert_eq!(
+            v.understand("warnings and precautions of sertraline")
+                .sections[0],
+            "warnings_and_cautions"
         );
         assert!(v
             .understand("most common side effects")
@@ -217,6 +301,19 @@ mod tests {
             "the ingredients of one combination are not partners"
         );
         assert!(v.understand("sertraline").sections.is_empty());
+        assert_eq!(
+            v.understand("sertraline dose for older adults").sections,
+            [
+                "dosage_and_administration",
+                "geriatric_use",
+                "use_in_specific_populations"
+            ],
+            "a population asks for its subsection after the cue's"
+        );
+        assert_eq!(
+            v.understand("is sertraline safe for children").sections,
+            ["pediatric_use", "use_in_specific_populations"]
+        );
         assert!(
             v.understand("sertraline complex sleep behaviors")
                 .sections

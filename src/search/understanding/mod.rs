@@ -22,7 +22,7 @@ mod unlabelled;
 
 use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
-use intent::{interaction_sections, section_intents};
+use intent::{add_population_sections, interaction_sections, section_intents};
 use lay::LayTerms;
 use spelling::SpellingIndex;
 
@@ -227,6 +227,7 @@ impl DrugVocabulary {
         if sections.is_empty() && !subject_open && self.names_a_partner(&drugs) {
             sections = interaction_sections();
         }
+        add_population_sections(&lower, &mut sections);
         Understanding {
             drugs,
             subject_open,
