@@ -23,6 +23,7 @@ mod builder;
 mod check;
 mod checksum;
 mod current;
+pub(crate) mod encoded;
 mod generation;
 pub mod history;
 mod holders;
