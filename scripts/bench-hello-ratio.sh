@@ -5,7 +5,7 @@
 # first request) and their ratios to hello. ROUNDS=N repeats the three (default 1).
 # Usage: scripts/bench-hello-ratio.sh DATA_DIR [DRUGCITE_BINARY [HELLO_BINARY]]
 # (defaults target/release/drugcite, target/release/examples/hello_axum: build them with
-# `cargo build --release --bin drugcite --example hello_axum`). drugcite serves --lexical-only
+# `cargo build --release --bin drugcite --example hello_axum --example graph_evidence`). drugcite serves --lexical-only
 # with its default logging (access lines off, its log to a file); RUST_LOG=info adds an access line per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,13 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-fp="$(python3 - "$data" <<'PY'
-import glob, json, sys
-graph = glob.glob(sys.argv[1] + "/indexes/*/graph.json")
-evidence = json.load(open(graph[0]))["relationships"][0]["evidence"][0]["fingerprint"]
-print(bin(int(evidence, 16))[2:].zfill(128))
-PY
-)"
+fp="$("$target/release/examples/graph_evidence" "$data/indexes/$(cat "$data/CURRENT")" | sed -n 1p)"
 "$hello_bin" 127.0.0.1:18610 > "$work/hello.log" 2>&1 &
 pids+=($!)
 "$bin" serve --data-dir "$data" --lexical-only --addr 127.0.0.1:18611 \

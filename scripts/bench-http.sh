@@ -4,7 +4,8 @@
 #   verify, cache hits    — one fingerprint over and over (keyless, then with a key: metered)
 #   search                — one question over and over (its embedding cached)
 # Prints requests/s for each. Usage: scripts/bench-http.sh DATA_DIR [DRUGCITE_BINARY]
-# (default target/release/drugcite). Runs the server on 127.0.0.1:18600 and stops it.
+# (default target/release/drugcite). Runs the server on 127.0.0.1:18600 and stops it. The
+# fingerprints come from examples/graph_evidence (`cargo build --release --example graph_evidence`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data="${1:?usage: scripts/bench-http.sh DATA_DIR [BINARY]}"
@@ -18,13 +19,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-python3 - "$data" "$work/fps.txt" <<'PY'
-import glob, json, sys
-graph = glob.glob(sys.argv[1] + "/indexes/*/graph.json")
-fps = sorted({e["fingerprint"] for r in json.load(open(graph[0]))["relationships"] for e in r["evidence"]})
-with open(sys.argv[2], "w") as out:
-    out.writelines(bin(int(h, 16))[2:].zfill(128) + "\n" for h in fps)
-PY
+"${CARGO_TARGET_DIR:-target}/release/examples/graph_evidence" \
+    "$data/indexes/$(cat "$data/CURRENT")" > "$work/fps.txt"
 cat > "$work/walk.lua" <<LUA
 local fps = {}
 for line in io.lines("$work/fps.txt") do fps[#fps + 1] = line end

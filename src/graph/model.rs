@@ -1,4 +1,4 @@
-//! The knowledge graph as stored in a generation (`graph.json`) and as Neo4j would hold it:
+//! The knowledge graph as stored in a generation (`graph.bin`) and as Neo4j would hold it:
 //! Drug (labelled or only named in other labels' text), DrugClass (FDA classes, curated
 //! classes, enzyme/transporter classes with strength), Condition and Population nodes; typed relationships with a severity and the
 //! fingerprints of the segments that state them. Data and (de)serialisation only.
@@ -8,8 +8,13 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::domain::Fingerprint;
+use crate::store::encoded;
 
-pub const GRAPH_FILE: &str = "graph.json";
+pub const GRAPH_FILE: &str = "graph.bin";
+/// The JSON form of generations written before `graph.bin`; still read.
+const GRAPH_JSON_FILE: &str = "graph.json";
+/// The tag of `graph.bin`: the structure and its format version.
+const GRAPH_TAG: &[u8; 8] = b"DCGRAPH1";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -49,7 +54,7 @@ pub struct Node {
     pub kind: NodeKind,
     pub name: String,
     /// A drug the index has no label of its own for, known from other labels' text.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default)]
     pub unlabelled: bool,
 }
 
@@ -151,7 +156,7 @@ pub enum Severity {
 /// A segment stating a relationship: its fingerprint (32 hex digits) and openFDA section key.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Evidence {
-    #[serde(with = "hex")]
+    #[serde(with = "encoded::fingerprint")]
     pub fingerprint: Fingerprint,
     pub section: String,
 }
@@ -177,17 +182,22 @@ pub struct GraphData {
 
 impl GraphData {
     pub fn write(&self, generation: &Path) -> std::io::Result<()> {
-        let file = std::fs::File::create(generation.join(GRAPH_FILE))?;
-        let mut out = std::io::BufWriter::new(file);
-        serde_json::to_writer(&mut out, self)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()
+        encoded::write(&generation.join(GRAPH_FILE), GRAPH_TAG, self)
     }
 
-    /// The generation's graph; `None` if it was built before graphs existed. The file is
-    /// mapped and parsed in place (serde_json parses a slice several times faster than a
-    /// reader, and a map costs no copy of a file that reaches GBs at scale).
+    /// The generation's graph (`graph.bin`, or the `graph.json` of a generation written before
+    /// it); `None` if it was built before graphs existed.
     pub fn read(generation: &Path) -> std::io::Result<Option<Self>> {
-        let path = generation.join(GRAPH_FILE);
+        match encoded::read(&generation.join(GRAPH_FILE), GRAPH_TAG) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Self::read_json(generation),
+            read => read.map(Some),
+        }
+    }
+
+    /// `graph.json`, mapped and parsed in place (serde_json parses a slice several times faster
+    /// than a reader, and a map costs no copy of a file that reaches GBs at scale).
+    fn read_json(generation: &Path) -> std::io::Result<Option<Self>> {
+        let path = generation.join(GRAPH_JSON_FILE);
         let file = match std::fs::File::open(&path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -220,18 +230,44 @@ pub struct GraphCounts {
     pub relationships: std::collections::BTreeMap<RelationType, usize>,
 }
 
-mod hex {
-    use serde::{Deserialize, Deserializer, Serializer};
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    use crate::domain::Fingerprint;
-
-    pub fn serialize<S: Serializer>(fp: &Fingerprint, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&fp.to_hex())
+    fn graph() -> GraphData {
+        let evidence = Evidence {
+            fingerprint: Fingerprint::of_segment("set", "warnings", "text"),
+            section: "warnings".into(),
+        };
+        GraphData {
+            nodes: vec![Node::drug("warfarin"), Node::unlabelled_drug("aspirin")],
+            relationships: vec![Relationship {
+                from: Node::drug_id("warfarin"),
+                to: Node::drug_id("aspirin"),
+                kind: RelationType::Interaction,
+                severity: Some(Severity::Serious),
+                evidence: vec![evidence],
+            }],
+        }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Fingerprint, D::Error> {
-        let text = String::deserialize(d)?;
-        Fingerprint::from_hex(&text)
-            .ok_or_else(|| serde::de::Error::custom("fingerprint: expected 32 hex digits"))
+    #[test]
+    fn the_graph_round_trips_and_one_written_as_json_is_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(GraphData::read(dir.path()).unwrap(), None);
+        std::fs::write(
+            dir.path().join(GRAPH_JSON_FILE),
+            serde_json::to_vec(&graph()).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(GraphData::read(dir.path()).unwrap(), Some(graph()));
+        let binary = tempfile::tempdir().unwrap();
+        graph().write(binary.path()).unwrap();
+        assert_eq!(GraphData::read(binary.path()).unwrap(), Some(graph()));
+        let path = binary.path().join(GRAPH_FILE);
+        let body = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &body[..body.len() - 1]).unwrap();
+        let error = GraphData::read(binary.path()).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
     }
 }

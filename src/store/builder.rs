@@ -11,7 +11,7 @@ use tantivy::indexer::NoMergePolicy;
 use tantivy::schema::TantivyDocument;
 use tantivy::{Index, IndexWriter};
 
-use super::history::{LabelHistory, HISTORY_FILE};
+use super::history::LabelHistory;
 use super::schema::{register_analyzer, Fields};
 use super::texts::{copy_key, TextsWriter, TEXTS_DIR};
 use super::vectors::{VectorSpace, VectorWriter, VECTORS_FILE};
@@ -187,7 +187,7 @@ impl IndexBuilder {
             vectors.finish()?;
         }
         write_labels(&self.dir.join(LABELS_FILE), labels)?;
-        history.write(&self.dir.join(HISTORY_FILE))?;
+        history.write(&self.dir)?;
         sync_dir(&self.dir.join(TANTIVY_DIR))?;
         sync_dir(&self.dir)
     }

@@ -4,15 +4,19 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{io_error, StoreError};
+use super::{encoded, io_error, StoreError};
 use crate::domain::Fingerprint;
 
-pub(super) const HISTORY_FILE: &str = "history.jsonl";
+pub(super) const HISTORY_FILE: &str = "history.bin";
+/// The JSON Lines form of generations written before `history.bin`; still read.
+const HISTORY_JSONL_FILE: &str = "history.jsonl";
+/// The tag of `history.bin`: the structure and its format version.
+const HISTORY_TAG: &[u8; 8] = b"DCHIST01";
 
 /// Which of two versions of one set id is newer: version number, then effective time.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -43,7 +47,7 @@ pub enum VersionStatus {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SectionEntry {
     pub key: String,
-    #[serde(with = "hex_fingerprints")]
+    #[serde(with = "encoded::fingerprints")]
     pub fingerprints: Vec<Fingerprint>,
 }
 
@@ -56,11 +60,7 @@ pub struct VersionEntry {
     pub sections: Vec<SectionEntry>,
     /// Fingerprints an earlier ingest of this same version produced and the current
     /// segmentation no longer does: still resolvable, never searched.
-    #[serde(
-        default,
-        with = "hex_fingerprints",
-        skip_serializing_if = "Vec::is_empty"
-    )]
+    #[serde(default, with = "encoded::fingerprints")]
     pub retired: Vec<Fingerprint>,
 }
 
@@ -92,7 +92,7 @@ pub struct SetHistory {
     pub set_id: String,
     /// Oldest first by `VersionRank`.
     pub versions: Vec<VersionEntry>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub withdrawn: Option<Withdrawal>,
 }
 
@@ -190,7 +190,44 @@ impl LabelHistory {
         marked
     }
 
-    pub fn read(path: &Path) -> Result<Self, StoreError> {
+    /// The history of the generation in `dir`: `history.bin`, or the `history.jsonl` of a
+    /// generation written before it.
+    pub fn read(dir: &Path) -> Result<Self, StoreError> {
+        let path = dir.join(HISTORY_FILE);
+        let corrupt = |path: &Path, reason: String| StoreError::Corrupt {
+            path: path.display().to_string(),
+            reason,
+        };
+        let sets: Vec<SetHistory> = match encoded::read(&path, HISTORY_TAG) {
+            Ok(sets) => sets,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Self::read_jsonl(&dir.join(HISTORY_JSONL_FILE))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                return Err(corrupt(&path, e.to_string()))
+            }
+            Err(e) => return Err(io_error(format!("reading {}", path.display()))(e)),
+        };
+        let mut history = Self::default();
+        for set in sets {
+            if set.versions.is_empty() {
+                return Err(corrupt(
+                    &path,
+                    format!("set {} has no versions", set.set_id),
+                ));
+            }
+            history.sets.insert(set.set_id.clone(), set);
+        }
+        Ok(history)
+    }
+
+    fn read_jsonl(path: &Path) -> Result<Self, StoreError> {
+        if !path.exists() {
+            return Err(StoreError::Corrupt {
+                path: path.display().to_string(),
+                reason: "missing: the generation predates label history; run a full ingest".into(),
+            });
+        }
         let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
         let mut sets = BTreeMap::new();
         for (number, line) in BufReader::new(file).lines().enumerate() {
@@ -210,43 +247,11 @@ impl LabelHistory {
         Ok(Self { sets })
     }
 
-    /// Writes one line per set, by set id, and syncs the file.
-    pub fn write(&self, path: &Path) -> Result<(), StoreError> {
-        let file = File::create(path).map_err(io_error(format!("creating {}", path.display())))?;
-        let mut out = BufWriter::new(file);
-        for set in self.sets.values() {
-            serde_json::to_writer(&mut out, set)
-                .map_err(|e| io_error("writing the label history")(e.into()))?;
-            out.write_all(b"\n")
-                .map_err(io_error("writing the label history"))?;
-        }
-        let file = out
-            .into_inner()
-            .map_err(|e| io_error("flushing the label history")(e.into_error()))?;
-        file.sync_all()
-            .map_err(io_error("syncing the label history"))
-    }
-}
-
-/// Fingerprints as 32 hex digits in JSON.
-mod hex_fingerprints {
-    use serde::de::Error;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use crate::domain::Fingerprint;
-
-    pub fn serialize<S: Serializer>(fps: &[Fingerprint], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(fps.iter().map(|fp| fp.to_hex()))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Fingerprint>, D::Error> {
-        Vec::<String>::deserialize(d)?
-            .iter()
-            .map(|hex| {
-                Fingerprint::from_hex(hex)
-                    .ok_or_else(|| D::Error::custom(format!("not a fingerprint: {hex:?}")))
-            })
-            .collect()
+    /// Writes `history.bin` into `dir` (the sets by set id) and syncs it.
+    pub fn write(&self, dir: &Path) -> Result<(), StoreError> {
+        let sets: Vec<&SetHistory> = self.sets.values().collect();
+        encoded::write(&dir.join(HISTORY_FILE), HISTORY_TAG, &sets)
+            .map_err(io_error("writing the label history"))
     }
 }
 
@@ -318,14 +323,40 @@ mod tests {
         assert_eq!(set.status_of(0), VersionStatus::Superseded);
     }
 
-    #[test]
-    fn the_file_round_trips() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(HISTORY_FILE);
+    fn two_versions() -> LabelHistory {
         let mut history = LabelHistory::default();
         history.put("s", version("a", "1", &[1, 2]));
+        history.put("s", version("a", "1", &[2]));
         history.put("s", version("b", "2", &[2]));
-        history.write(&path).unwrap();
-        assert_eq!(LabelHistory::read(&path).unwrap(), history);
+        history
+    }
+
+    #[test]
+    fn the_file_round_trips_and_a_damaged_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let history = two_versions();
+        history.write(dir.path()).unwrap();
+        assert_eq!(LabelHistory::read(dir.path()).unwrap(), history);
+        let path = dir.path().join(HISTORY_FILE);
+        let body = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &body[..body.len() / 2]).unwrap();
+        let error = LabelHistory::read(dir.path()).unwrap_err();
+        assert!(matches!(error, StoreError::Corrupt { .. }), "{error}");
+    }
+
+    #[test]
+    fn a_generation_written_before_history_bin_is_read_from_its_json_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let history = two_versions();
+        let lines: String = history
+            .sets()
+            .map(|set| serde_json::to_string(set).unwrap() + "\n")
+            .collect();
+        assert!(lines.contains(&fp(1).to_hex()), "hex fingerprints in JSON");
+        std::fs::write(dir.path().join(HISTORY_JSONL_FILE), lines).unwrap();
+        assert_eq!(LabelHistory::read(dir.path()).unwrap(), history);
+        let empty = tempfile::tempdir().unwrap();
+        let error = LabelHistory::read(empty.path()).unwrap_err().to_string();
+        assert!(error.contains("full ingest"), "{error}");
     }
 }

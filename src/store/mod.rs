@@ -5,8 +5,8 @@
 //! DIR/CURRENT                 a generation name (validated, never a path) of the live generation,
 //!                             replaced by rename: atomic
 //! DIR/indexes/<generation>/   tantivy/ (one doc per fingerprint: text, section, set id, names),
-//!                             labels.jsonl (every label version), history.jsonl (per set id: its
-//!                             versions, the fingerprints of each, withdrawal), graph.json,
+//!                             labels.jsonl (every label version), history.bin (per set id: its
+//!                             versions, the fingerprints of each, withdrawal), graph.bin,
 //!                             conditions.jsonl, vectors.bin (segment embeddings, when ingested
 //!                             with a model), manifest.json (the report + SHA-256 of every other file)
 //! DIR/indexes/<gen>.building  a generation being built; never read, removed by the next ingest
@@ -23,6 +23,7 @@ mod builder;
 mod check;
 mod checksum;
 mod current;
+pub(crate) mod encoded;
 mod generation;
 pub mod history;
 mod holders;

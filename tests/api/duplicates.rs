@@ -314,6 +314,6 @@ fn the_next_ingest_reuses_every_text_analysis_and_embedding_and_builds_the_same_
     assert_eq!(again.texts.analyses_reused, fresh.texts.analyses_computed);
     assert_eq!(again.embeddings_computed, 0);
     assert_eq!(again.embeddings_reused, first.report.texts.distinct_texts);
-    let graph = |generation: &str| std::fs::read(PathBuf::from(generation).join("graph.json"));
+    let graph = |generation: &str| std::fs::read(PathBuf::from(generation).join("graph.bin"));
     assert_eq!(graph(&fresh.generation).ok(), graph(&again.generation).ok());
 }

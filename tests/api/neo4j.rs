@@ -29,7 +29,7 @@ fn subset_snapshot() -> Snapshot {
 
 fn subset_graph(snapshot: &Snapshot) -> GraphData {
     GraphData::read(snapshot.generation())
-        .expect("graph.json")
+        .expect("graph.bin")
         .expect("the subset has a graph")
 }
 

@@ -40,7 +40,7 @@ impl Snapshot {
             .try_into()
             .map_err(index_error("opening index reader"))?;
         let labels = open_phase("labels", || read_labels(&generation.join(LABELS_FILE)))?;
-        let history = open_phase("history", || read_history(generation))?;
+        let history = open_phase("history", || LabelHistory::read(generation))?;
         let holders =
             open_phase("holders", || Holders::build(&history, &labels)).map_err(|reason| {
                 StoreError::Corrupt {
@@ -112,17 +112,6 @@ pub(super) fn current_docs(
         by_segment.insert(segment.segment_id(), docs);
     }
     CurrentDocs::new(by_segment)
-}
-
-pub(super) fn read_history(generation: &Path) -> Result<LabelHistory, StoreError> {
-    let path = generation.join(HISTORY_FILE);
-    if !path.exists() {
-        return Err(StoreError::Corrupt {
-            path: path.display().to_string(),
-            reason: "missing: the generation predates label history; run a full ingest".into(),
-        });
-    }
-    LabelHistory::read(&path)
 }
 
 pub(super) fn read_labels(path: &Path) -> Result<Vec<Arc<LabelMeta>>, StoreError> {
