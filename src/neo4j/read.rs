@@ -1,4 +1,4 @@
-//! What the server reads from Neo4j: the knowledge graph for petgraph (in graph.json's order,
+//! What the server reads from Neo4j: the knowledge graph for petgraph (in the stored graph's order,
 //! so answers match the embedded store's), a segment by fingerprint for verify, the nearest
 //! fingerprint by the same 8-block pigeonhole the embedded index uses, and counts. Read-only;
 //! a segment whose text no longer hashes to its fingerprint is an error, never served.
@@ -66,7 +66,7 @@ const SHARING_A_BLOCK: &str = "\
 
 impl Neo4jClient {
     /// The stored knowledge graph, nodes sorted by id and relationships by (from, to, type),
-    /// as `graph.json` keeps them.
+    /// as the generation's graph file keeps them.
     pub fn read_graph(&self) -> Result<GraphData, Neo4jError> {
         let mut nodes = Vec::new();
         for kind in NodeKind::ALL {
