@@ -1,5 +1,5 @@
-//! What the server reads from Neo4j: the knowledge graph for petgraph (in the stored graph's order,
-//! so answers match the embedded store's), a segment by fingerprint for verify, the nearest
+//! What the server reads from Neo4j: the knowledge graph for petgraph (in the stored graph's
+//! order, so answers match the embedded store's), a segment by fingerprint for verify, the nearest
 //! fingerprint by the same 8-block pigeonhole the embedded index uses, and counts. Read-only;
 //! a segment whose text no longer hashes to its fingerprint is an error, never served.
 

@@ -1,6 +1,7 @@
 //! Label history: every version of every label set the store has ingested, the segments
 //! (fingerprints by section) each version holds, which version is current and which sets a
-//! full snapshot withdrew. Pure data and its file (`history.bin`; `history.jsonl` in older generations); no tantivy, no HTTP.
+//! full snapshot withdrew. Pure data and its file (`history.bin`; `history.jsonl` in older
+//! generations); no tantivy, no HTTP.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
