@@ -71,20 +71,16 @@ mod tests {
         let as_stored = Linear::new(weight.clone(), Some(bias.clone()));
         let transposed = weight.t().unwrap().contiguous().unwrap().t().unwrap();
         let laid_out = Linear::new(transposed, Some(bias));
-        let want: Vec<Vec<f32>> = as_stored
-            .forward(&x)
-            .unwrap()
-            .squeeze(0)
-            .unwrap()
-            .to_vec2()
-            .unwrap();
-        let got: Vec<Vec<f32>> = laid_out
-            .forward(&x)
-            .unwrap()
-            .squeeze(0)
-            .unwrap()
-            .to_vec2()
-            .unwrap();
+        let output = |layer: &Linear| -> Vec<Vec<f32>> {
+            layer
+                .forward(&x)
+                .unwrap()
+                .squeeze(0)
+                .unwrap()
+                .to_vec2()
+                .unwrap()
+        };
+        let (want, got) = (output(&as_stored), output(&laid_out));
         let bits = |rows: &[Vec<f32>]| -> Vec<u32> {
             rows.iter().flatten().map(|v| v.to_bits()).collect()
         };
