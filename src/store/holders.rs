@@ -3,10 +3,10 @@
 //! segment is current (searchable). No I/O.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use super::history::{LabelHistory, VersionStatus};
+use super::prehashed::Prehashed;
 use crate::domain::Fingerprint;
 use crate::label::LabelMeta;
 
@@ -19,7 +19,7 @@ pub struct Holder {
 }
 
 pub struct Holders {
-    by_fingerprint: HashMap<Fingerprint, Holder, BuildHasherDefault<FingerprintBits>>,
+    by_fingerprint: HashMap<Fingerprint, Holder, Prehashed>,
     label_ordinals: HashMap<String, u32>,
     /// By label ordinal; `None` for a label version the history does not list.
     label_status: Vec<Option<VersionStatus>>,
@@ -84,43 +84,5 @@ impl Holders {
 
     pub fn label_status(&self, label: u32) -> Option<VersionStatus> {
         self.label_status.get(label as usize).copied().flatten()
-    }
-}
-
-/// Hashes a fingerprint to its low 64 bits: a fingerprint is already a SHA-256 prefix, evenly
-/// spread, so hashing it again (SipHash, the default) only costs time when ten million of
-/// them are placed at open. Only the generation's own fingerprints are inserted; a looked-up
-/// one cannot change the table.
-#[derive(Default)]
-struct FingerprintBits(u64);
-
-impl Hasher for FingerprintBits {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
-        }
-    }
-
-    fn write_u128(&mut self, bits: u128) {
-        self.0 = bits as u64;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::hash::{BuildHasher, BuildHasherDefault};
-
-    use super::FingerprintBits;
-    use crate::domain::Fingerprint;
-
-    #[test]
-    fn a_fingerprint_hashes_to_its_low_half() {
-        let fp = Fingerprint::of_segment("set", "warnings", "text");
-        let hashing = BuildHasherDefault::<FingerprintBits>::default();
-        assert_eq!(hashing.hash_one(fp), fp.low());
     }
 }

@@ -29,6 +29,7 @@ pub mod history;
 mod holders;
 mod layout;
 mod lease;
+pub(crate) mod prehashed;
 mod schema;
 pub(crate) use schema::text_analyzer;
 mod snapshot;

@@ -11,7 +11,6 @@ mod texts;
 pub use texts::LiveTexts;
 
 use std::collections::{BTreeSet, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
@@ -19,6 +18,7 @@ use tantivy::{Score, Term};
 
 use crate::domain::{Fingerprint, TextHash};
 use crate::live::Live;
+use crate::store::prehashed::Prehashed;
 use crate::store::{Snapshot, StoreError};
 
 /// Weight of a question word matching the drug's generic, brand or substance name.
@@ -158,27 +158,8 @@ fn best_hits(mut hits: Vec<LexicalHit>, limit: usize) -> Vec<LexicalHit> {
     hits
 }
 
-/// Text hashes are SHA-256 bytes already: maps keyed by them use them as they are.
-#[derive(Default)]
-struct AlreadyHashed(u64);
-
-impl Hasher for AlreadyHashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 << 8) | u64::from(*byte);
-        }
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
-}
-
-type ByText<V> = HashMap<u64, V, BuildHasherDefault<AlreadyHashed>>;
+/// A map keyed by text hashes (as stored, `u64`).
+type ByText<V> = HashMap<u64, V, Prehashed>;
 
 /// The question's terms after the index's analyzer, first occurrence order, no repeats.
 pub fn analyse(snapshot: &Snapshot, question: &str) -> Vec<String> {
