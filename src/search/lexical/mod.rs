@@ -11,10 +11,12 @@ mod texts;
 pub use texts::LiveTexts;
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
+use tantivy::columnar::ColumnValues;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{Score, Term};
+use tantivy::{Score, SegmentReader, Term};
 
 use crate::domain::{Fingerprint, TextHash};
 use crate::live::Live;
@@ -156,6 +158,15 @@ fn best_hits(mut hits: Vec<LexicalHit>, limit: usize) -> Vec<LexicalHit> {
     }
     hits.sort_by(order);
     hits
+}
+
+/// A u64 fast-field column of one tantivy segment.
+type Column = Arc<dyn ColumnValues<u64>>;
+
+/// The u64 fast field `name` of `reader` (its first value per doc, 0 where it has none).
+fn column(reader: &SegmentReader, name: &str) -> Option<Column> {
+    let column = reader.fast_fields().u64(name).ok()?;
+    Some(column.first_or_default_col(0))
 }
 
 /// A map keyed by text hashes (as stored, `u64`).

@@ -3,15 +3,13 @@
 //! Its cost grows with the copies of each text; `texts.rs` is the path for newer generations.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::ColumnValues;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
-use super::{before, best_hits, terms_query, unscored, ByText, LexicalHit, Scope};
+use super::{before, best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
 use crate::domain::{Fingerprint, TextHash};
 use crate::store::Snapshot;
 
@@ -64,12 +62,10 @@ struct DistinctTexts {
     limit: usize,
 }
 
-type Columns = Option<Arc<dyn ColumnValues<u64>>>;
-
 struct DistinctTextsInSegment {
-    text_hash: Columns,
-    fp_high: Columns,
-    fp_low: Columns,
+    text_hash: Option<Column>,
+    fp_high: Option<Column>,
+    fp_low: Option<Column>,
     best: ByText<(Score, Fingerprint)>,
 }
 
@@ -82,17 +78,10 @@ impl Collector for DistinctTexts {
         _segment: SegmentOrdinal,
         reader: &SegmentReader,
     ) -> tantivy::Result<Self::Child> {
-        let column = |name| {
-            reader
-                .fast_fields()
-                .u64(name)
-                .ok()
-                .map(|c| c.first_or_default_col(0))
-        };
         Ok(DistinctTextsInSegment {
-            text_hash: column("text_hash"),
-            fp_high: column("fp_high"),
-            fp_low: column("fp_low"),
+            text_hash: column(reader, "text_hash"),
+            fp_high: column(reader, "fp_high"),
+            fp_low: column(reader, "fp_low"),
             best: ByText::default(),
         })
     }
@@ -117,7 +106,7 @@ impl SegmentCollector for DistinctTextsInSegment {
     type Fruit = Vec<LexicalHit>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        let value = |c: &Columns| c.as_ref().map_or(0, |c| c.get_val(doc));
+        let value = |c: &Option<Column>| c.as_ref().map_or(0, |c| c.get_val(doc));
         let fingerprint = Fingerprint::from_halves(value(&self.fp_high), value(&self.fp_low));
         let kept = self
             .best

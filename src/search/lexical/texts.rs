@@ -7,13 +7,12 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::ColumnValues;
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
 use super::segments::labels_query;
-use super::{best_hits, terms_query, unscored, ByText, LexicalHit, Scope};
+use super::{best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
 use crate::domain::{Fingerprint, TextHash};
 use crate::live::Live;
 use crate::search::collapse::Copies;
@@ -215,8 +214,6 @@ fn copies_in(
     Ok(by_text)
 }
 
-type Column = Arc<dyn ColumnValues<u64>>;
-
 /// The segment index's `copy_key` column per tantivy segment.
 struct CopyKeys {
     by_segment: Vec<Option<Column>>,
@@ -240,11 +237,6 @@ impl CopyKeys {
             .and_then(Option::as_ref)
             .map_or(0, |c| c.get_val(address.doc_id))
     }
-}
-
-fn column(reader: &SegmentReader, name: &str) -> Option<Column> {
-    let column = reader.fast_fields().u64(name).ok()?;
-    Some(column.first_or_default_col(0))
 }
 
 /// Per tantivy segment of the distinct-text index, which docs have a current copy: computed
