@@ -4,13 +4,11 @@
 //! generations); no tantivy, no HTTP.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{encoded, io_error, StoreError};
+use super::{encoded, io_error, read_json_lines, StoreError};
 use crate::domain::Fingerprint;
 
 pub(super) const HISTORY_FILE: &str = "history.bin";
@@ -229,14 +227,8 @@ impl LabelHistory {
                 reason: "missing: the generation predates label history; run a full ingest".into(),
             });
         }
-        let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
         let mut sets = BTreeMap::new();
-        for (number, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(io_error(format!("reading {}", path.display())))?;
-            let set: SetHistory = serde_json::from_str(&line).map_err(|e| StoreError::Corrupt {
-                path: path.display().to_string(),
-                reason: format!("line {}: {e}", number + 1),
-            })?;
+        for (number, set) in read_json_lines::<SetHistory>(path)?.into_iter().enumerate() {
             if set.versions.is_empty() {
                 return Err(StoreError::Corrupt {
                     path: path.display().to_string(),

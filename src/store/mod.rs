@@ -100,6 +100,26 @@ pub(crate) fn io_error(
     move |source| StoreError::Io { context, source }
 }
 
+/// The JSON value of each line of the file at `path`; a line that is not one is `Corrupt`,
+/// naming the file and the line.
+pub(crate) fn read_json_lines<T: serde::de::DeserializeOwned>(
+    path: &std::path::Path,
+) -> Result<Vec<T>, StoreError> {
+    use std::io::BufRead;
+    let file =
+        std::fs::File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
+    let mut values = Vec::new();
+    for (number, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(io_error(format!("reading {}", path.display())))?;
+        let value = serde_json::from_str(&line).map_err(|e| StoreError::Corrupt {
+            path: path.display().to_string(),
+            reason: format!("line {}: {e}", number + 1),
+        })?;
+        values.push(value);
+    }
+    Ok(values)
+}
+
 pub(crate) fn index_error(
     context: impl std::fmt::Display,
 ) -> impl FnOnce(tantivy::TantivyError) -> StoreError {

@@ -3,8 +3,6 @@
 //! once per open; the checks that the files match their checksums are the caller's.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -21,7 +19,7 @@ use crate::store::holders::{Holder, Holders};
 use crate::store::lease::Lease;
 use crate::store::schema::{register_analyzer, Fields};
 use crate::store::texts::TextsIndex;
-use crate::store::{index_error, io_error, open_phase, StoreError};
+use crate::store::{index_error, io_error, open_phase, read_json_lines, StoreError};
 
 impl Snapshot {
     pub(super) fn open_files(
@@ -115,17 +113,8 @@ pub(super) fn current_docs(
 }
 
 pub(super) fn read_labels(path: &Path) -> Result<Vec<Arc<LabelMeta>>, StoreError> {
-    let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
-    let mut labels = Vec::new();
-    for (number, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(io_error(format!("reading {}", path.display())))?;
-        let meta: LabelMeta = serde_json::from_str(&line).map_err(|e| StoreError::Corrupt {
-            path: path.display().to_string(),
-            reason: format!("line {}: {e}", number + 1),
-        })?;
-        labels.push(Arc::new(meta));
-    }
-    Ok(labels)
+    let labels: Vec<LabelMeta> = read_json_lines(path)?;
+    Ok(labels.into_iter().map(Arc::new).collect())
 }
 
 pub(super) fn read_manifest(path: &Path) -> Result<serde_json::Value, StoreError> {
