@@ -1,4 +1,7 @@
-//! The tantivy schema of a generation and the text analyzer shared by indexing and queries.
+//! The tantivy schema of a generation, the text analyzer shared by indexing and queries, and
+//! how a published generation's indexes are opened for reading.
+
+use std::path::Path;
 
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
@@ -7,7 +10,9 @@ use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
     StopWordFilter, TextAnalyzer,
 };
-use tantivy::Index;
+use tantivy::{Index, IndexReader, ReloadPolicy};
+
+use super::{index_error, StoreError};
 
 pub(crate) const ANALYZER: &str = "drugcite_en";
 
@@ -76,6 +81,23 @@ impl Fields {
 /// Words, lowercased, ASCII-folded, English stop words removed, Porter-stemmed.
 pub(crate) fn register_analyzer(index: &Index) {
     index.tokenizers().register(ANALYZER, text_analyzer());
+}
+
+/// Opens the tantivy index in `dir` for reading a published generation: the analyzer
+/// registered, a reader that never reloads (a generation does not change).
+pub(crate) fn open_for_reading(dir: &Path) -> Result<(Index, IndexReader), StoreError> {
+    let index =
+        Index::open_in_dir(dir).map_err(index_error(format!("opening {}", dir.display())))?;
+    register_analyzer(&index);
+    let reader = index
+        .reader_builder()
+        .reload_policy(ReloadPolicy::Manual)
+        .try_into()
+        .map_err(index_error(format!(
+            "opening a reader of {}",
+            dir.display()
+        )))?;
+    Ok((index, reader))
 }
 
 /// The analyzer of the text field, also for matching question phrases the way the text is

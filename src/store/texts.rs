@@ -13,9 +13,9 @@ use tantivy::schema::TantivyDocument;
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STRING,
 };
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, Term};
+use tantivy::{Index, IndexReader, IndexWriter, Searcher, Term};
 
-use super::schema::{register_analyzer, Fields, ANALYZER};
+use super::schema::{open_for_reading, register_analyzer, Fields, ANALYZER};
 use super::{index_error, io_error, StoreError};
 use crate::domain::TextHash;
 
@@ -199,15 +199,8 @@ impl TextsIndex {
         if !dir.exists() {
             return Ok(None);
         }
-        let index =
-            Index::open_in_dir(&dir).map_err(index_error(format!("opening {}", dir.display())))?;
-        register_analyzer(&index);
+        let (index, reader) = open_for_reading(&dir)?;
         let fields = TextFields::of(&index).map_err(index_error("reading schema"))?;
-        let reader = index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .map_err(index_error("opening the distinct-text reader"))?;
         Ok(Some(Self { reader, fields }))
     }
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use tantivy::{DocId, Index, ReloadPolicy, Searcher};
+use tantivy::{DocId, Searcher};
 
 use super::{FingerprintColumns, Snapshot};
 use crate::domain::Fingerprint;
@@ -17,7 +17,7 @@ use crate::store::current::CurrentDocs;
 use crate::store::history::{LabelHistory, HISTORY_FILE};
 use crate::store::holders::{Holder, Holders};
 use crate::store::lease::Lease;
-use crate::store::schema::{register_analyzer, Fields};
+use crate::store::schema::{open_for_reading, Fields};
 use crate::store::texts::TextsIndex;
 use crate::store::{index_error, io_error, open_phase, read_json_lines, StoreError};
 
@@ -28,15 +28,8 @@ impl Snapshot {
         lease: Option<Lease>,
     ) -> Result<Self, StoreError> {
         let tantivy_dir = generation.join(TANTIVY_DIR);
-        let index = open_phase("tantivy", || Index::open_in_dir(&tantivy_dir))
-            .map_err(index_error(format!("opening {}", tantivy_dir.display())))?;
-        register_analyzer(&index);
+        let (index, reader) = open_phase("tantivy", || open_for_reading(&tantivy_dir))?;
         let fields = Fields::of(&index).map_err(index_error("reading schema"))?;
-        let reader = index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .map_err(index_error("opening index reader"))?;
         let labels = open_phase("labels", || read_labels(&generation.join(LABELS_FILE)))?;
         let history = open_phase("history", || LabelHistory::read(generation))?;
         let holders =
