@@ -5,7 +5,8 @@
 # first request) and their ratios to hello. ROUNDS=N repeats the three (default 1).
 # Usage: scripts/bench-hello-ratio.sh DATA_DIR [DRUGCITE_BINARY [HELLO_BINARY]]
 # (defaults target/release/drugcite, target/release/examples/hello_axum: build them with
-# `cargo build --release --bin drugcite --example hello_axum --example graph_evidence`). drugcite serves --lexical-only
+# `cargo build --release --bin drugcite --example hello_axum`; the fingerprint comes from
+# examples/graph_evidence, built by `cargo run` if needed). drugcite serves --lexical-only
 # with its default logging (access lines off, its log to a file); RUST_LOG=info adds an access line per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-fp="$("$target/release/examples/graph_evidence" "$data/indexes/$(cat "$data/CURRENT")" | sed -n 1p)"
+fp="$(cargo run --quiet --release --example graph_evidence -- "$data/indexes/$(cat "$data/CURRENT")" | sed -n 1p)"
 "$hello_bin" 127.0.0.1:18610 > "$work/hello.log" 2>&1 &
 pids+=($!)
 "$bin" serve --data-dir "$data" --lexical-only --addr 127.0.0.1:18611 \

@@ -5,7 +5,7 @@
 #   search                — one question over and over (its embedding cached)
 # Prints requests/s for each. Usage: scripts/bench-http.sh DATA_DIR [DRUGCITE_BINARY]
 # (default target/release/drugcite). Runs the server on 127.0.0.1:18600 and stops it. The
-# fingerprints come from examples/graph_evidence (`cargo build --release --example graph_evidence`).
+# fingerprints come from examples/graph_evidence (built by `cargo run` if needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data="${1:?usage: scripts/bench-http.sh DATA_DIR [BINARY]}"
@@ -19,7 +19,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"${CARGO_TARGET_DIR:-target}/release/examples/graph_evidence" \
+cargo run --quiet --release --example graph_evidence -- \
     "$data/indexes/$(cat "$data/CURRENT")" > "$work/fps.txt"
 cat > "$work/walk.lua" <<LUA
 local fps = {}
