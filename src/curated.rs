@@ -194,4 +194,15 @@ mod tests {
         assert!(statins.members.contains(&"atorvastatin".to_owned()));
         assert!(statins.terms.contains(&"cholesterol medicine".to_owned()));
     }
+
+    #[test]
+    fn a_class_node_s_name_finds_its_curated_terms_in_any_case() {
+        let terms = class_terms("angiotensin converting enzyme inhibitor");
+        assert!(terms.contains(&"ace inhibitor".to_owned()), "{terms:?}");
+        assert_eq!(
+            class_terms("Angiotensin Converting Enzyme Inhibitor"),
+            terms
+        );
+        assert!(class_terms("strong cyp3a inhibitors").is_empty());
+    }
 }
