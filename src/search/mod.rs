@@ -29,7 +29,9 @@ use crate::live::{Live, LiveIndex};
 use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
 use collapse::{AlsoIn, Collapsed};
 use features::Weights;
-use lexical::{analyse, lexical_candidates, lexical_candidates_and_within, LexicalHit};
+use lexical::{
+    analyse, labels_candidates, lexical_candidates, lexical_candidates_and_within, LexicalHit,
+};
 use ranking::{rank, Candidates};
 use section_space::SectionSpace;
 use understanding::Understanding;
@@ -143,8 +145,10 @@ impl Searcher {
             }
         };
         let keywords = or_question(&understanding.keywords);
+        let subject_keywords = or_question(&understanding.subject_keywords);
         let topic = or_question(&understanding.topic);
-        let lexical = || lexical_pool(&live, &keywords, pool, &understanding);
+        let queries = (keywords.as_str(), subject_keywords.as_str());
+        let lexical = || lexical_pool(&live, queries, pool, &understanding);
         let (lexical, query_vector) = match (&self.embedder, &live.dense) {
             (Some(embedder), Some(_)) => {
                 let (lexical, vector) = self.beside_query_vector(embedder, &topic, lexical);
@@ -245,9 +249,13 @@ fn hit(live: &Live, collapsed: Collapsed) -> Result<SearchHit, EngineError> {
 
 /// BM25 candidates for `text` over the whole index, joined by the best ones within the
 /// subject's labels (a class or brand the text rarely spells out still reaches its labels).
+/// When the subject is a drug, its labels are searched for `subject_text` (the text without
+/// its name): there the name says nothing about a passage but how often it repeats it. Those
+/// scores are set on the whole-index scale (the subject's best text scores what the subject's
+/// best scored there), and the subject's texts found only by their name keep no BM25 score.
 fn lexical_pool(
     live: &Live,
-    text: &str,
+    (text, subject_text): (&str, &str),
     pool: usize,
     understanding: &Understanding,
 ) -> Result<Vec<LexicalHit>, StoreError> {
@@ -258,12 +266,43 @@ fn lexical_pool(
     let Some(subject) = subject else {
         return lexical_candidates(live, text, pool, None);
     };
-    let subject = (&subject.labels, SUBJECT_CANDIDATES);
-    let (mut lexical, within) = lexical_candidates_and_within(live, text, pool, subject)?;
-    let known: HashSet<TextHash> = lexical.iter().map(|hit| hit.text).collect();
-    lexical.extend(within.into_iter().filter(|hit| !known.contains(&hit.text)));
-    lexical.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best)));
-    Ok(lexical)
+    let labels = &subject.labels;
+    if subject_text == text || analyse(&live.snapshot, subject_text).is_empty() {
+        let subject = (labels, SUBJECT_CANDIDATES);
+        let (lexical, within) = lexical_candidates_and_within(live, text, pool, subject)?;
+        return Ok(joined(lexical, within));
+    }
+    let mut everywhere = lexical_candidates(live, text, pool, None)?;
+    let mut within = labels_candidates(live, subject_text, labels, SUBJECT_CANDIDATES)?;
+    let in_subject = |hit: &LexicalHit| {
+        live.copies.of(hit.text).iter().any(|fp| {
+            live.catalog
+                .get(fp)
+                .is_some_and(|i| labels.contains(&i.label))
+        })
+    };
+    let mut anchor = None;
+    for hit in everywhere.iter_mut().filter(|hit| in_subject(hit)) {
+        anchor.get_or_insert(hit.score);
+        hit.score = 0.0;
+    }
+    let anchor = anchor.or(everywhere.first().map(|hit| hit.score));
+    let best_within = within
+        .first()
+        .map_or(1.0, |hit| hit.score)
+        .max(f32::EPSILON);
+    let scale = anchor.unwrap_or(best_within) / best_within;
+    within.iter_mut().for_each(|hit| hit.score *= scale);
+    Ok(joined(within, everywhere))
+}
+
+/// `first` and the texts of `then` it lacks, best first.
+fn joined(first: Vec<LexicalHit>, then: Vec<LexicalHit>) -> Vec<LexicalHit> {
+    let found: HashSet<TextHash> = first.iter().map(|hit| hit.text).collect();
+    let mut joined = first;
+    joined.extend(then.into_iter().filter(|hit| !found.contains(&hit.text)));
+    joined.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best)));
+    joined
 }
 
 /// Current segments only (never a superseded or withdrawn version), within the filters.

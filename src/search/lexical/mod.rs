@@ -83,6 +83,24 @@ pub fn lexical_candidates_and_within(
         .map_err(searching)
 }
 
+/// The best `limit` distinct current texts among the copies in the labels `labels` (ordinals of
+/// `snapshot.labels()`), by BM25 of `question` with the index's statistics. Scored copy by copy
+/// on the segment index, which the labels' few segments bound (the distinct-text index would
+/// score every text matching anywhere, then keep those in the labels).
+pub fn labels_candidates(
+    live: &Live,
+    question: &str,
+    labels: &BTreeSet<u32>,
+    limit: usize,
+) -> Result<Vec<LexicalHit>, StoreError> {
+    let terms = analyse(&live.snapshot, question);
+    if terms.is_empty() {
+        return Ok(Vec::new());
+    }
+    segments::candidates(&live.snapshot, &terms, true, Scope::Labels(labels), limit)
+        .map_err(searching)
+}
+
 /// The best `limit` distinct current texts of the section `section_key` by BM25 of `terms`
 /// (analysed already) over their text alone, best first.
 pub fn section_candidates(

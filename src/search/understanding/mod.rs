@@ -73,6 +73,11 @@ pub struct Understanding {
     /// its everyday phrases: the words of a BM25 query (a drug name stays, it matches the
     /// labels' names).
     pub keywords: String,
+    /// The keywords without the words naming a drug subject (its name, misspelled or not, and
+    /// the names of its own ingredients): the BM25 query within the subject's labels, where
+    /// every passage is the subject's and its name only rewards repeating it. Equal to
+    /// `keywords` for a class subject or none.
+    pub subject_keywords: String,
     /// Drug names the question uses that no label of the index carries (drugs named in label
     /// text, learned through `DrugVocabulary::with_unlabelled_drugs`; curated brands and class
     /// members without a label; words shaped like drug names), in question order.
@@ -211,10 +216,14 @@ impl DrugVocabulary {
         let subject = found.first().filter(|_| !subject_open);
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
+        let naming = subject_naming(&found, subject);
         let mut keywords = join_without(&tokens, class_subject);
+        let mut subject_keywords = join_outside(&tokens, &naming);
         for wording in self.lay_terms.wording_in(&lower) {
-            keywords.push(' ');
-            keywords.push_str(wording);
+            for query in [&mut keywords, &mut subject_keywords] {
+                query.push(' ');
+                query.push_str(wording);
+            }
         }
         let unlabelled_drugs = self.unlabelled_in(&tokens, &found);
         let mut drugs: Vec<DrugMention> = Vec::new();
@@ -234,6 +243,7 @@ impl DrugVocabulary {
             sections,
             topic,
             keywords,
+            subject_keywords,
             unlabelled_drugs,
         }
     }
@@ -353,11 +363,34 @@ fn spelled_out(tokens: &[&str], found: &[Found]) -> Vec<String> {
 
 /// The question's words without those in `dropped`, joined by spaces.
 fn join_without(tokens: &[&str], dropped: Option<Range<usize>>) -> String {
+    join_outside(tokens, dropped.as_slice())
+}
+
+/// The question's words outside every span of `dropped`, joined by spaces.
+fn join_outside(tokens: &[&str], dropped: &[Range<usize>]) -> String {
     let kept = tokens
         .iter()
         .enumerate()
-        .filter(|(at, _)| !dropped.as_ref().is_some_and(|span| span.contains(at)));
+        .filter(|(at, _)| !dropped.iter().any(|span| span.contains(at)));
     kept.map(|(_, t)| *t).collect::<Vec<_>>().join(" ")
+}
+
+/// The spans naming the subject: a class subject's phrase; a drug subject's name and those of
+/// every drug named whose labels are all the subject's (an ingredient of its combination),
+/// unless another drug is named: then the name tells the subject's passages from the
+/// partner's, which mention the subject less.
+fn subject_naming(found: &[Found], subject: Option<&Found>) -> Vec<Range<usize>> {
+    let Some(subject) = subject else {
+        return Vec::new();
+    };
+    if subject.class {
+        return vec![subject.span.clone()];
+    }
+    let own = |f: &Found| !f.class && f.mention.labels.is_subset(&subject.mention.labels);
+    if !found.iter().all(own) {
+        return Vec::new();
+    }
+    found.iter().map(|f| f.span.clone()).collect()
 }
 
 /// A label name split where it lists several ingredients ("a, b, and c"; "a/b").

@@ -138,3 +138,25 @@ fn lay_phrases_match_on_stems_and_add_the_label_wording() {
         .contains("gynecomastia"));
     assert!(!v.understand("sertraline dosing").keywords.contains("edema"));
 }
+
+#[test]
+fn the_subject_query_drops_the_subjects_names_unless_a_partner_is_named() {
+    let v = vocabulary();
+    let u = v.understand("sertralin breast enlargement in men");
+    assert!(u.keywords.starts_with("sertraline "), "{}", u.keywords);
+    assert!(
+        u.subject_keywords.starts_with("breast enlargement in men")
+            && u.subject_keywords.contains("gynecomastia"),
+        "{}",
+        u.subject_keywords
+    );
+    let combination = v.understand("carbidopa levodopa nausea");
+    assert_eq!(
+        combination.subject_keywords, "nausea",
+        "its own ingredients too"
+    );
+    let partner = v.understand("Zoloft with pimozide");
+    assert_eq!(partner.subject_keywords, partner.keywords);
+    let class = v.understand("cholesterol medicine and muscle breakdown");
+    assert_eq!(class.subject_keywords, class.keywords);
+}
