@@ -43,14 +43,31 @@ pub fn with_indicated_subject(
     let routes = noun.and_then(|noun| form_routes().get(noun));
     let labels = indicated_labels(live, &condition, routes)?;
     if !labels.is_empty() {
+        let condition = modifiers.join(" ");
+        understanding.subject_keywords = without_phrase(&understanding.keywords, &condition);
         understanding.drugs.push(DrugMention {
-            word: modifiers.join(" "),
+            word: condition,
             class: None,
             labels,
             combinations: BTreeSet::new(),
         });
     }
     Ok(understanding)
+}
+
+/// `keywords` (words joined by single spaces) without the first run of words equal to `phrase`:
+/// within the labels indicated for a condition, its name is in every passage, as a drug's is.
+fn without_phrase(keywords: &str, phrase: &str) -> String {
+    let words: Vec<&str> = keywords.split(' ').collect();
+    let phrase: Vec<&str> = phrase.split(' ').collect();
+    let at = words
+        .windows(phrase.len())
+        .position(|w| w == phrase.as_slice());
+    let kept = words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| at.is_none_or(|at| !(at..at + phrase.len()).contains(i)));
+    kept.map(|(_, w)| *w).collect::<Vec<_>>().join(" ")
 }
 
 /// Nouns that refer to a medicine: the last words of the curated class phrases people use
@@ -181,6 +198,16 @@ mod tests {
         assert_eq!(modifiers("does my medicine cause rash"), Vec::<&str>::new());
         assert_eq!(modifiers("drug-induced lupus"), Vec::<&str>::new());
         assert_eq!(modifiers("tumor lysis syndrome risk"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn the_condition_leaves_the_query_within_its_labels() {
+        let keywords = "migraine shot that can cause bad constipation";
+        assert_eq!(
+            without_phrase(keywords, "migraine"),
+            "shot that can cause bad constipation"
+        );
+        assert_eq!(without_phrase(keywords, "gout"), keywords);
     }
 
     #[test]
