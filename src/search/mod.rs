@@ -14,6 +14,7 @@ pub mod section_space;
 pub mod training;
 pub mod understanding;
 pub mod vectors;
+mod workers;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -211,9 +212,9 @@ impl Searcher {
         })
     }
 
-    /// Runs `work` and finds `question`'s vector: from the cache, or embedded on a second
-    /// thread while `work` runs (on 2 cores a new question's wall time is then the longer of
-    /// the two, not their sum).
+    /// Runs `work` and finds `question`'s vector: from the cache, or embedded on another of
+    /// the search threads while `work` runs (on 2 cores a new question's wall time is then the
+    /// longer of the two, not their sum).
     fn beside_query_vector<T: Send>(
         &self,
         embedder: &Embedder,
@@ -225,17 +226,13 @@ impl Searcher {
             return (work(), Ok(vector));
         }
         self.query_vector_counters.miss();
-        std::thread::scope(|scope| {
-            let embedding = scope.spawn(|| embedder.embed(&[question]));
-            let done = work();
-            let vector = embedding.join().expect("question embedding thread");
-            let vector = vector.map(|mut vectors| Arc::new(vectors.remove(0)));
-            if let Ok(vector) = &vector {
-                self.query_vectors
-                    .insert(question.to_owned(), Arc::clone(vector));
-            }
-            (done, vector)
-        })
+        let (vector, done) = workers::beside(|| embedder.embed(&[question]), work);
+        let vector = vector.map(|mut vectors| Arc::new(vectors.remove(0)));
+        if let Ok(vector) = &vector {
+            self.query_vectors
+                .insert(question.to_owned(), Arc::clone(vector));
+        }
+        (done, vector)
     }
 }
 

@@ -1,15 +1,20 @@
 //! The exact scan's first pass: every row as 8-bit integers with one scale per row, so a scan
 //! reads a quarter of the memory of the f32 matrix (the scan is memory-bound), in contiguous
-//! blocks on every core for large indexes. It only shortlists; the shortlist is re-scored on
-//! the f32 rows. Pure, deterministic arithmetic: the shortlist never depends on the block count.
+//! blocks on every core for large indexes, a chunk at a time (nothing allocated per row). It
+//! only shortlists; the shortlist is re-scored on the f32 rows. Pure, deterministic
+//! arithmetic: the shortlist never depends on the block count.
 
 use std::cmp::Ordering;
 use std::ops::Range;
+
+use super::workers;
 
 /// Integer lanes summed side by side (lets the compiler vectorise the loop).
 const LANES: usize = 32;
 /// Rows per scan block below which a second thread costs more than it saves.
 const MIN_BLOCK_ROWS: usize = 50_000;
+/// Rows scored at a time into a buffer on the stack: a scan allocates nothing per row.
+const CHUNK_ROWS: usize = 2_048;
 
 /// Rows quantised to `i8`: `row ≈ codes / scale`.
 pub struct QuantizedRows {
@@ -53,7 +58,9 @@ impl QuantizedRows {
     #[cfg(test)]
     fn similarities(&self, query: &[f32]) -> Vec<f32> {
         let (query_codes, query_scale) = quantize(query);
-        self.block_similarities(&query_codes, query_scale, 0..self.rows())
+        let mut out = vec![0.0; self.rows()];
+        self.fill_similarities(&query_codes, query_scale, 0..self.rows(), &mut out);
+        out
     }
 
     /// The `keep` rows of highest approximate similarity to `query` (ties to the lower row), in
@@ -68,49 +75,66 @@ impl QuantizedRows {
 
     fn shortlist_in_blocks(&self, query: &[f32], keep: usize, blocks: usize) -> Vec<usize> {
         let (query_codes, query_scale) = quantize(query);
+        let best_of_block = |range| self.best_of_rows(&query_codes, query_scale, range, keep);
         let blocks = even_blocks(self.rows(), blocks);
-        let best_of_block = |range: Range<usize>| {
-            let start = range.start;
-            let similarities = self.block_similarities(&query_codes, query_scale, range);
-            best_rows(&similarities, start, keep)
+        let candidates = if blocks.len() == 1 {
+            best_of_block(0..self.rows())
+        } else {
+            workers::map_each(blocks, best_of_block).concat()
         };
-        if blocks.len() == 1 {
-            return best_of_block(0..self.rows())
-                .into_iter()
-                .map(|(row, _)| row)
-                .collect();
-        }
-        let candidates: Vec<(usize, f32)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = blocks
-                .into_iter()
-                .map(|range| scope.spawn(move || best_of_block(range)))
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|worker| worker.join().expect("scan block"))
-                .collect()
-        });
         select_best(candidates, keep)
             .into_iter()
             .map(|(row, _)| row)
             .collect()
     }
 
-    fn block_similarities(
+    /// The best `keep` of `rows` (as `select_best` orders them) as (row, similarity), in no
+    /// particular order. Scored a chunk
+    /// at a time; once `keep` are held, a row no better than the worst held is dropped at once
+    /// (rows come in ascending order, so a tie with the worst held loses to it).
+    fn best_of_rows(
         &self,
         query_codes: &[i8],
         query_scale: f32,
         rows: Range<usize>,
-    ) -> Vec<f32> {
+        keep: usize,
+    ) -> Vec<(usize, f32)> {
+        if keep == 0 {
+            return Vec::new();
+        }
+        let mut best: Vec<(usize, f32)> = Vec::with_capacity(2 * keep + CHUNK_ROWS);
+        let mut floor = f32::NEG_INFINITY;
+        let mut chunk = [0f32; CHUNK_ROWS];
+        for start in rows.clone().step_by(CHUNK_ROWS) {
+            let end = (start + CHUNK_ROWS).min(rows.end);
+            let scored = &mut chunk[..end - start];
+            self.fill_similarities(query_codes, query_scale, start..end, scored);
+            let above = |(_, s): &(usize, f32)| s.total_cmp(&floor) == Ordering::Greater;
+            best.extend((start..end).zip(scored.iter().copied()).filter(above));
+            if best.len() >= 2 * keep {
+                best = select_best(best, keep);
+                floor = best.iter().map(|(_, s)| *s).fold(f32::INFINITY, f32::min);
+            }
+        }
+        select_best(best, keep)
+    }
+
+    fn fill_similarities(
+        &self,
+        query_codes: &[i8],
+        query_scale: f32,
+        rows: Range<usize>,
+        out: &mut [f32],
+    ) {
         let dimensions = self.dimensions.max(1);
         let codes = &self.codes[rows.start * dimensions..rows.end * dimensions];
         let scales = &self.scales[rows];
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { similarities_avx2(codes, scales, query_codes, query_scale) };
+            return unsafe { similarities_avx2(codes, scales, query_codes, query_scale, out) };
         }
-        similarities(codes, scales, query_codes, query_scale)
+        similarities(codes, scales, query_codes, query_scale, out)
     }
 }
 
@@ -123,18 +147,19 @@ unsafe fn similarities_avx2(
     scales: &[f32],
     query: &[i8],
     query_scale: f32,
-) -> Vec<f32> {
-    similarities(codes, scales, query, query_scale)
+    out: &mut [f32],
+) {
+    similarities(codes, scales, query, query_scale, out)
 }
 
-/// Approximate similarity to the query of each row of `codes` (one scale per row).
+/// Writes into `out` the approximate similarity to the query of each row of `codes` (one scale
+/// per row).
 #[inline(always)]
-fn similarities(codes: &[i8], scales: &[f32], query: &[i8], query_scale: f32) -> Vec<f32> {
-    codes
-        .chunks_exact(query.len().max(1))
-        .zip(scales)
-        .map(|(row, scale)| integer_dot(row, query) as f32 / (scale * query_scale))
-        .collect()
+fn similarities(codes: &[i8], scales: &[f32], query: &[i8], query_scale: f32, out: &mut [f32]) {
+    let rows = codes.chunks_exact(query.len().max(1)).zip(scales);
+    for (similarity, (row, scale)) in out.iter_mut().zip(rows) {
+        *similarity = integer_dot(row, query) as f32 / (scale * query_scale);
+    }
 }
 
 /// `blocks` contiguous row ranges covering every row (fewer when there are fewer rows).
@@ -143,32 +168,6 @@ pub(super) fn even_blocks(rows: usize, blocks: usize) -> Vec<Range<usize>> {
     (0..rows.div_ceil(per_block).max(1))
         .map(|b| b * per_block..((b + 1) * per_block).min(rows))
         .collect()
-}
-
-/// The best `keep` of a block's similarities as (row, similarity), rows offset by `start`, in
-/// row order: every row above the `keep`-th highest similarity, then the rows at it, lowest
-/// first (what `select_best` keeps, without pairing every row with its number first).
-fn best_rows(similarities: &[f32], start: usize, keep: usize) -> Vec<(usize, f32)> {
-    let rows = || {
-        similarities
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (start + i, *s))
-    };
-    if keep == 0 || similarities.len() <= keep {
-        return rows().take(keep).collect();
-    }
-    let mut values = similarities.to_vec();
-    let threshold = *values
-        .select_nth_unstable_by(keep - 1, |a, b| b.total_cmp(a))
-        .1;
-    let mut best: Vec<(usize, f32)> = rows()
-        .filter(|(_, s)| s.total_cmp(&threshold) == Ordering::Greater)
-        .collect();
-    let tied = rows().filter(|(_, s)| s.total_cmp(&threshold) == Ordering::Equal);
-    let room = keep - best.len();
-    best.extend(tied.take(room));
-    best
 }
 
 /// Highest similarity first, ties to the lower row: a total order, so the selection is unique.
@@ -247,11 +246,18 @@ mod tests {
     }
 
     #[test]
-    fn best_rows_keeps_what_select_best_keeps_ties_included() {
-        let similarities: Vec<f32> = (0..400).map(|i| ((i * 7) % 13) as f32 / 13.0).collect();
-        for keep in [0, 1, 30, 31, 100, 399, 400, 500] {
-            let mut got = best_rows(&similarities, 1_000, keep);
-            let scored = (0..400).map(|i| (1_000 + i, similarities[i])).collect();
+    fn the_chunked_scan_keeps_what_select_best_keeps_ties_included() {
+        let dimensions = 4;
+        let matrix: Vec<f32> = (0..9_000 * dimensions)
+            .map(|i| ((i * 7) % 13) as f32 / 13.0 + 0.1)
+            .collect();
+        let quantized = QuantizedRows::new(dimensions, &matrix);
+        let query = [0.5, 0.25, 0.125, 0.75];
+        let (codes, scale) = quantize(&query);
+        let similarities = quantized.similarities(&query);
+        for keep in [0, 1, 30, 31, 2_500, 8_999, 9_000, 9_500] {
+            let mut got = quantized.best_of_rows(&codes, scale, 0..9_000, keep);
+            let scored = similarities.iter().copied().enumerate().collect();
             let mut want = select_best(scored, keep);
             got.sort_by_key(|(row, _)| *row);
             want.sort_by_key(|(row, _)| *row);
