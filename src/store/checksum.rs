@@ -10,80 +10,13 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use super::builder::{MANIFEST_FILE, TANTIVY_DIR};
-use super::seal::{hash_block, BlockHash, FileBlocks, BLOCK_BYTES};
+pub(super) use super::seal::record::{parse_manifest, recorded, Checksums, Recorded};
+use super::seal::{hash_block, record, BlockHash, FileBlocks, BLOCK_BYTES};
 use super::{io_error, layout::sync_dir, StoreError};
-
-/// One SHA-256 per file (generations sealed before block hashes).
-const WHOLE: &str = "sha256";
-/// One SHA-256 per block of each file (`BLOCK_BYTES` when sealed by ingest).
-const BLOCKS: &str = "sha256-blocks";
-
-/// Relative path (with `/`) → lowercase hex SHA-256, as the manifest records them.
-pub type Checksums = BTreeMap<String, String>;
-
-/// What a manifest's checksums record.
-pub(super) enum Recorded {
-    /// Per file, the SHA-256 of the whole file (generations sealed before block hashes).
-    Whole(Checksums),
-    /// Per file, its length and the SHA-256 of each block of `block_bytes`.
-    Blocks {
-        block_bytes: u64,
-        files: BTreeMap<String, FileBlocks>,
-    },
-}
-
-impl Recorded {
-    pub fn files(&self) -> usize {
-        match self {
-            Self::Whole(files) => files.len(),
-            Self::Blocks { files, .. } => files.len(),
-        }
-    }
-}
-
-/// One file in a manifest sealed by blocks: its length and its block hashes, concatenated in
-/// hex (64 digits a block).
-#[derive(Serialize, Deserialize)]
-struct BlockRecord {
-    bytes: u64,
-    blocks: String,
-}
-
-impl BlockRecord {
-    fn of(bytes: u64, hashes: &[BlockHash]) -> Self {
-        Self {
-            bytes,
-            blocks: hashes
-                .iter()
-                .flatten()
-                .map(|b| format!("{b:02x}"))
-                .collect(),
-        }
-    }
-
-    fn parse(self, block_bytes: u64) -> Option<FileBlocks> {
-        let digits = self.blocks.as_bytes();
-        if !digits.len().is_multiple_of(64) {
-            return None;
-        }
-        let hashes = digits
-            .chunks_exact(64)
-            .map(|hex| {
-                let mut hash = [0u8; 32];
-                for (byte, pair) in hash.iter_mut().zip(hex.chunks_exact(2)) {
-                    *byte = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
-                }
-                Some(hash)
-            })
-            .collect::<Option<Vec<_>>>()?;
-        FileBlocks::new(self.bytes, block_bytes, hashes)
-    }
-}
 
 /// A file whose content is not what the manifest recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,13 +37,8 @@ pub(super) fn seal(dir: &Path) -> Result<(), StoreError> {
     let present = list_files(dir)?;
     let names: Vec<&str> = present.iter().map(String::as_str).collect();
     let digests = hash_files(dir, &names, Kind::Blocks(BLOCK_BYTES), &mut |_| {})?;
-    let files: BTreeMap<&str, BlockRecord> = names
-        .iter()
-        .zip(digests)
-        .map(|(file, digest)| (*file, BlockRecord::of(digest.bytes, &digest.blocks)))
-        .collect();
-    manifest["checksums"] =
-        json!({ "algorithm": BLOCKS, "block_bytes": BLOCK_BYTES, "files": files });
+    let files = names.iter().zip(&digests);
+    manifest["checksums"] = record::of_blocks(files.map(|(f, d)| (*f, d.bytes, &d.blocks[..])));
     let staged = dir.join(format!("{MANIFEST_FILE}.new"));
     let body = serde_json::to_vec_pretty(&manifest)
         .map_err(|e| io_error("encoding manifest")(e.into()))?;
@@ -120,47 +48,6 @@ pub(super) fn seal(dir: &Path) -> Result<(), StoreError> {
     fs::rename(&staged, &manifest_path)
         .map_err(io_error(format!("replacing {}", manifest_path.display())))?;
     sync_dir(dir)
-}
-
-/// The checksums a manifest records; a manifest without them is refused.
-pub(super) fn recorded(manifest_path: &Path, manifest: &Value) -> Result<Recorded, StoreError> {
-    let corrupt = |reason: &str| StoreError::Corrupt {
-        path: manifest_path.display().to_string(),
-        reason: reason.to_owned(),
-    };
-    let Some(checksums) = manifest.get("checksums") else {
-        return Err(corrupt(
-            "records no file checksums (the index was built by an older drugcite): \
-             re-ingest it with `drugcite ingest`",
-        ));
-    };
-    let files = checksums.get("files").cloned().unwrap_or(Value::Null);
-    let unreadable = |e: serde_json::Error| corrupt(&format!("checksums unreadable: {e}"));
-    match checksums.get("algorithm").and_then(Value::as_str) {
-        Some(WHOLE) => Ok(Recorded::Whole(
-            serde_json::from_value(files).map_err(unreadable)?,
-        )),
-        Some(BLOCKS) => {
-            let block_bytes = checksums.get("block_bytes").and_then(Value::as_u64);
-            let block_bytes = block_bytes.ok_or_else(|| corrupt("no block size"))?;
-            let records: BTreeMap<String, BlockRecord> =
-                serde_json::from_value(files).map_err(unreadable)?;
-            let mut sealed = BTreeMap::new();
-            for (file, record) in records {
-                let blocks = record.parse(block_bytes).ok_or_else(|| {
-                    corrupt(&format!("the block hashes of {file} are unreadable"))
-                })?;
-                sealed.insert(file, blocks);
-            }
-            Ok(Recorded::Blocks {
-                block_bytes,
-                files: sealed,
-            })
-        }
-        _ => Err(corrupt(
-            "checksums are neither sha256 nor sha256 of 1 MiB blocks",
-        )),
-    }
 }
 
 /// Every difference between `dir`'s files and `expected`: changed, missing or unlisted files.
@@ -310,20 +197,6 @@ pub(super) fn verify_whole(dir: &Path, expected: Checksums) -> Result<(), StoreE
     }
 }
 
-pub(super) fn parse_manifest(path: &Path, body: &[u8]) -> Result<Value, StoreError> {
-    let manifest: Value = serde_json::from_slice(body).map_err(|e| StoreError::Corrupt {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })?;
-    if !manifest.is_object() {
-        return Err(StoreError::Corrupt {
-            path: path.display().to_string(),
-            reason: "not a JSON object".into(),
-        });
-    }
-    Ok(manifest)
-}
-
 fn mismatch(file: &str, problem: String) -> FileMismatch {
     FileMismatch {
         file: file.to_owned(),
@@ -411,6 +284,8 @@ fn fill<'b>(file: &mut File, buffer: &'b mut [u8]) -> std::io::Result<&'b [u8]> 
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
     fn sealed() -> tempfile::TempDir {

@@ -1,4 +1,4 @@
-//! `GET /health`: up and able to read its index (not one found altered since it was opened).
+//! `GET /health`: up and able to read its index (none of whose blocks failed its check).
 //! No key, no envelope on success (§4.3).
 
 use axum::extract::State;
@@ -22,7 +22,7 @@ pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
     let live = state.engine.index.current();
     if let Some(failure) = live.snapshot.failure() {
         return Err(ApiError::Internal(format!(
-            "the live index was altered after it was opened: {failure}"
+            "a block of the live index failed its check: {failure}"
         )));
     }
     if live.snapshot.segment_count() == 0 {

@@ -5,6 +5,7 @@
 
 mod blocks;
 mod directory;
+pub(crate) mod record;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
