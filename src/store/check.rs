@@ -93,7 +93,7 @@ pub fn check(data_dir: &DataDir, mode: ProgressMode) -> Result<CheckReport, Stor
     progress.finish();
     let mut report = CheckReport {
         generation: generation.clone(),
-        files: expected.len(),
+        files: expected.files(),
         bytes,
         segments: 0,
         file_mismatches,

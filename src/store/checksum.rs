@@ -1,6 +1,7 @@
-//! SHA-256 of every file of a generation, recorded in its manifest when it is published
-//! (`seal`) and compared when it is opened and by `drugcite check`. Reads a published
-//! generation's files; never changes them.
+//! The checksums a manifest records: when a generation is published (`seal`), the SHA-256 of
+//! every 1 MiB block of every file; generations sealed before that record one SHA-256 per file.
+//! Compared by `drugcite check` and, for whole-file hashes, when a generation is opened.
+//! Reads a published generation's files; never changes them.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -9,16 +10,13 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use super::builder::{MANIFEST_FILE, TANTIVY_DIR};
+pub(super) use super::seal::record::{parse_manifest, recorded, Checksums, Recorded};
+use super::seal::{hash_block, record, BlockHash, FileBlocks, BLOCK_BYTES};
 use super::{io_error, layout::sync_dir, StoreError};
-
-const ALGORITHM: &str = "sha256";
-
-/// Relative path (with `/`) → lowercase hex SHA-256, as the manifest records them.
-pub type Checksums = BTreeMap<String, String>;
 
 /// A file whose content is not what the manifest recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,8 +25,8 @@ pub struct FileMismatch {
     pub problem: String,
 }
 
-/// Records the checksum of every file under `dir` (but the manifest and tantivy's empty lock
-/// files) in the manifest, replaced by rename. Called on a draft, before it is published.
+/// Records the block hashes of every file under `dir` (but the manifest and tantivy's empty
+/// lock files) in the manifest, replaced by rename. Called on a draft, before it is published.
 pub(super) fn seal(dir: &Path) -> Result<(), StoreError> {
     let manifest_path = dir.join(MANIFEST_FILE);
     let mut manifest = match fs::read(&manifest_path) {
@@ -38,9 +36,9 @@ pub(super) fn seal(dir: &Path) -> Result<(), StoreError> {
     };
     let present = list_files(dir)?;
     let names: Vec<&str> = present.iter().map(String::as_str).collect();
-    let hashes = hash_files(dir, &names, &mut |_| {})?;
-    let files: Checksums = present.iter().cloned().zip(hashes).collect();
-    manifest["checksums"] = json!({ "algorithm": ALGORITHM, "files": files });
+    let digests = hash_files(dir, &names, Kind::Blocks(BLOCK_BYTES), &mut |_| {})?;
+    let files = names.iter().zip(&digests);
+    manifest["checksums"] = record::of_blocks(files.map(|(f, d)| (*f, d.bytes, &d.blocks[..])));
     let staged = dir.join(format!("{MANIFEST_FILE}.new"));
     let body = serde_json::to_vec_pretty(&manifest)
         .map_err(|e| io_error("encoding manifest")(e.into()))?;
@@ -52,76 +50,110 @@ pub(super) fn seal(dir: &Path) -> Result<(), StoreError> {
     sync_dir(dir)
 }
 
-/// The checksums a manifest records; a manifest without them is refused.
-pub(super) fn recorded(manifest_path: &Path, manifest: &Value) -> Result<Checksums, StoreError> {
-    let corrupt = |reason: &str| StoreError::Corrupt {
-        path: manifest_path.display().to_string(),
-        reason: reason.to_owned(),
-    };
-    let Some(checksums) = manifest.get("checksums") else {
-        return Err(corrupt(
-            "records no file checksums (the index was built by an older drugcite): \
-             re-ingest it with `drugcite ingest`",
-        ));
-    };
-    if checksums.get("algorithm").and_then(Value::as_str) != Some(ALGORITHM) {
-        return Err(corrupt("checksums are not sha256"));
-    }
-    serde_json::from_value(checksums.get("files").cloned().unwrap_or(Value::Null))
-        .map_err(|e| corrupt(&format!("checksums unreadable: {e}")))
-}
-
 /// Every difference between `dir`'s files and `expected`: changed, missing or unlisted files.
 /// `progress` is told how many bytes were hashed.
 pub fn compare(
     dir: &Path,
-    expected: &Checksums,
+    expected: &Recorded,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Vec<FileMismatch>, StoreError> {
     let present = list_files(dir)?;
+    let names: Vec<&str> = match expected {
+        Recorded::Whole(files) => files.keys().map(String::as_str).collect(),
+        Recorded::Blocks { files, .. } => files.keys().map(String::as_str).collect(),
+    };
     let mut mismatches: Vec<FileMismatch> = present
         .iter()
-        .filter(|file| !expected.contains_key(*file))
+        .filter(|file| !names.contains(&file.as_str()))
         .map(|file| mismatch(file, "is not in the manifest".into()))
         .collect();
-    let listed: Vec<&str> = expected
-        .keys()
-        .filter(|file| present.contains(file))
-        .map(String::as_str)
+    let listed: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|file| present.iter().any(|p| p == file))
         .collect();
-    let hashes = hash_files(dir, &listed, progress)?;
-    let actual: BTreeMap<&str, String> = listed.into_iter().zip(hashes).collect();
-    for (file, recorded) in expected {
-        match actual.get(file.as_str()) {
-            None => mismatches.push(mismatch(file, "is missing".into())),
-            Some(actual) if actual != recorded => {
-                let problem = format!("sha256 {actual}, the manifest records {recorded}");
-                mismatches.push(mismatch(file, problem));
+    let kind = match expected {
+        Recorded::Whole(_) => Kind::Whole,
+        Recorded::Blocks { block_bytes, .. } => Kind::Blocks(*block_bytes),
+    };
+    let digests = hash_files(dir, &listed, kind, progress)?;
+    let actual: BTreeMap<&str, Digested> = listed.into_iter().zip(digests).collect();
+    for file in names {
+        let problem = match (actual.get(file), expected) {
+            (None, _) => Some("is missing".into()),
+            (Some(found), Recorded::Whole(files)) => {
+                let recorded = &files[file];
+                (found.whole != *recorded)
+                    .then(|| format!("sha256 {}, the manifest records {recorded}", found.whole))
             }
-            Some(_) => {}
+            (Some(found), Recorded::Blocks { files, .. }) => block_problem(found, &files[file]),
+        };
+        if let Some(problem) = problem {
+            mismatches.push(mismatch(file, problem));
         }
     }
+    mismatches.sort_by(|a, b| a.file.cmp(&b.file));
     Ok(mismatches)
+}
+
+/// How a file's blocks differ from what the manifest records, if they do.
+fn block_problem(found: &Digested, sealed: &FileBlocks) -> Option<String> {
+    if found.bytes != sealed.len() {
+        return Some(format!(
+            "{} bytes, the manifest records {}",
+            found.bytes,
+            sealed.len()
+        ));
+    }
+    let differing: Vec<usize> = (0..sealed.blocks())
+        .filter(|&block| !sealed.matches(block, &found.blocks[block]))
+        .collect();
+    let first = differing.first()?;
+    let span = sealed.block_range(*first);
+    Some(format!(
+        "{} of its {} blocks differ from the manifest's, the first block {first} (bytes {}..{})",
+        differing.len(),
+        sealed.blocks(),
+        span.start,
+        span.end
+    ))
+}
+
+/// Which hashes to compute of a file: of the whole, or of each block of so many bytes.
+#[derive(Clone, Copy)]
+enum Kind {
+    Whole,
+    Blocks(u64),
+}
+
+/// A file's length and its hash: of the whole file (hex) or of each block.
+#[derive(Default)]
+struct Digested {
+    bytes: u64,
+    whole: String,
+    blocks: Vec<BlockHash>,
 }
 
 /// What a hashing worker reports: bytes read, or a file's hash by its place in the list.
 enum Hashed {
     Read(u64),
-    Done(usize, Result<String, StoreError>),
+    Done(usize, Result<Digested, StoreError>),
 }
 
-/// SHA-256 of each listed file, in list order, hashed by one worker per core (files are
-/// handed out one at a time, so a generation of many files opens in a fraction of the
+/// The hashes of each listed file, in list order, hashed by one worker per core (files are
+/// handed out one at a time, so a generation of many files is hashed in a fraction of the
 /// serial time); `progress` hears of every MiB read, on the calling thread.
 fn hash_files(
     dir: &Path,
     files: &[&str],
+    kind: Kind,
     progress: &mut dyn FnMut(u64),
-) -> Result<Vec<String>, StoreError> {
+) -> Result<Vec<Digested>, StoreError> {
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
-    let mut hashes: Vec<Option<Result<String, StoreError>>> = files.iter().map(|_| None).collect();
+    let mut hashes: Vec<Option<Result<Digested, StoreError>>> =
+        files.iter().map(|_| None).collect();
     std::thread::scope(|scope| {
         for _ in 0..workers.min(files.len()) {
             let sender = sender.clone();
@@ -129,7 +161,7 @@ fn hash_files(
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(file) = files.get(i) else { break };
-                let hashed = hash_file(&dir.join(file), &mut |read| {
+                let hashed = hash_file(&dir.join(file), kind, &mut |read| {
                     let _ = sender.send(Hashed::Read(read));
                 });
                 let _ = sender.send(Hashed::Done(i, hashed));
@@ -149,11 +181,10 @@ fn hash_files(
         .collect()
 }
 
-/// Checks `dir` against its manifest; the first difference is an error naming the file.
-pub(super) fn verify(dir: &Path, manifest: &Value) -> Result<(), StoreError> {
-    let manifest_path = dir.join(MANIFEST_FILE);
-    let expected = recorded(&manifest_path, manifest)?;
-    let mismatches = compare(dir, &expected, &mut |_| {})?;
+/// Checks `dir` against whole-file checksums (a generation sealed before block hashes); the
+/// first difference is an error naming the file.
+pub(super) fn verify_whole(dir: &Path, expected: Checksums) -> Result<(), StoreError> {
+    let mismatches = compare(dir, &Recorded::Whole(expected), &mut |_| {})?;
     match mismatches.into_iter().next() {
         None => Ok(()),
         Some(first) => Err(StoreError::Corrupt {
@@ -166,20 +197,6 @@ pub(super) fn verify(dir: &Path, manifest: &Value) -> Result<(), StoreError> {
     }
 }
 
-pub(super) fn parse_manifest(path: &Path, body: &[u8]) -> Result<Value, StoreError> {
-    let manifest: Value = serde_json::from_slice(body).map_err(|e| StoreError::Corrupt {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })?;
-    if !manifest.is_object() {
-        return Err(StoreError::Corrupt {
-            path: path.display().to_string(),
-            reason: "not a JSON object".into(),
-        });
-    }
-    Ok(manifest)
-}
-
 fn mismatch(file: &str, problem: String) -> FileMismatch {
     FileMismatch {
         file: file.to_owned(),
@@ -189,7 +206,7 @@ fn mismatch(file: &str, problem: String) -> FileMismatch {
 
 /// Files under `dir`, relative, sorted; without the manifest and tantivy's lock files (empty,
 /// and taken by every reader).
-fn list_files(dir: &Path) -> Result<Vec<String>, StoreError> {
+pub(super) fn list_files(dir: &Path) -> Result<Vec<String>, StoreError> {
     let mut files = Vec::new();
     let mut pending = vec![(dir.to_path_buf(), String::new())];
     while let Some((path, prefix)) = pending.pop() {
@@ -217,29 +234,58 @@ fn is_excluded(prefix: &str, name: &str) -> bool {
     (prefix.is_empty() && name.starts_with(MANIFEST_FILE)) || tantivy_lock
 }
 
-fn hash_file(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<String, StoreError> {
+fn hash_file(
+    path: &Path,
+    kind: Kind,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Digested, StoreError> {
     let mut file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 1 << 20];
+    let mut whole = Sha256::new();
+    let mut digested = Digested::default();
+    let block_bytes = match kind {
+        Kind::Whole => BLOCK_BYTES,
+        Kind::Blocks(block_bytes) => block_bytes,
+    };
+    let mut buffer = vec![0u8; block_bytes as usize];
     loop {
-        let read = file
-            .read(&mut buffer)
+        let block = fill(&mut file, &mut buffer)
             .map_err(io_error(format!("reading {}", path.display())))?;
-        if read == 0 {
+        if block.is_empty() {
             break;
         }
-        hasher.update(&buffer[..read]);
-        progress(read as u64);
+        match kind {
+            Kind::Whole => whole.update(block),
+            Kind::Blocks(_) => digested.blocks.push(hash_block(block)),
+        }
+        digested.bytes += block.len() as u64;
+        progress(block.len() as u64);
     }
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    if let Kind::Whole = kind {
+        digested.whole = whole
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+    }
+    Ok(digested)
+}
+
+/// Reads from `file` until `buffer` is full or the file ends; the bytes read.
+fn fill<'b>(file: &mut File, buffer: &'b mut [u8]) -> std::io::Result<&'b [u8]> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..])? {
+            0 => break,
+            read => filled += read,
+        }
+    }
+    Ok(&buffer[..filled])
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
     fn sealed() -> tempfile::TempDir {
@@ -257,19 +303,31 @@ mod tests {
         serde_json::from_slice(&fs::read(dir.join(MANIFEST_FILE)).unwrap()).unwrap()
     }
 
+    fn compared(dir: &Path, manifest: &Value) -> Vec<String> {
+        let expected = recorded(Path::new("m"), manifest).unwrap();
+        let found = compare(dir, &expected, &mut |_| {}).unwrap();
+        found
+            .iter()
+            .map(|m| format!("{}: {}", m.file, m.problem))
+            .collect()
+    }
+
     #[test]
-    fn a_sealed_generation_verifies_and_keeps_its_report() {
+    fn a_sealed_generation_compares_clean_and_keeps_its_report() {
         let dir = sealed();
         let manifest = manifest(dir.path());
         assert_eq!(manifest["labels"], 1);
-        let files = recorded(Path::new("m"), &manifest).unwrap();
+        let Recorded::Blocks { files, .. } = recorded(Path::new("m"), &manifest).unwrap() else {
+            panic!("sealed by blocks");
+        };
         assert_eq!(
             files.keys().collect::<Vec<_>>(),
             ["labels.jsonl", "tantivy/x.store"]
         );
-        verify(dir.path(), &manifest).unwrap();
+        assert_eq!(files["tantivy/x.store"].len(), 11);
+        assert!(compared(dir.path(), &manifest).is_empty());
         fs::write(dir.path().join("tantivy/.tantivy-meta.lock"), b"x").unwrap();
-        verify(dir.path(), &manifest).unwrap();
+        assert!(compared(dir.path(), &manifest).is_empty());
     }
 
     #[test]
@@ -277,20 +335,52 @@ mod tests {
         let dir = sealed();
         let manifest = manifest(dir.path());
         fs::write(dir.path().join("tantivy/x.store"), b"stored tExt").unwrap();
-        let error = verify(dir.path(), &manifest).unwrap_err().to_string();
-        assert!(error.contains("tantivy/x.store"), "{error}");
         fs::remove_file(dir.path().join("labels.jsonl")).unwrap();
         fs::write(dir.path().join("graph.json"), b"{}").unwrap();
-        let expected = recorded(Path::new("m"), &manifest).unwrap();
-        let found = compare(dir.path(), &expected, &mut |_| {}).unwrap();
-        let files: Vec<&str> = found.iter().map(|m| m.file.as_str()).collect();
-        assert_eq!(files, ["graph.json", "labels.jsonl", "tantivy/x.store"]);
+        assert_eq!(
+            compared(dir.path(), &manifest),
+            [
+                "graph.json: is not in the manifest",
+                "labels.jsonl: is missing",
+                "tantivy/x.store: 1 of its 1 blocks differ from the manifest's, the first \
+                 block 0 (bytes 0..11)"
+            ]
+        );
+        fs::write(dir.path().join("tantivy/x.store"), b"stored").unwrap();
+        let found = compared(dir.path(), &manifest);
+        assert!(
+            found[2].ends_with("6 bytes, the manifest records 11"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_generation_sealed_by_whole_file_hashes_is_still_compared() {
+        let dir = sealed();
+        let hex = |bytes: &[u8]| -> String {
+            Sha256::digest(bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        };
+        let whole = json!({"checksums": {"algorithm": "sha256", "files": {
+            "labels.jsonl": hex(b"{\"a\":1}\n"),
+            "tantivy/x.store": hex(b"stored text"),
+        }}});
+        let Recorded::Whole(files) = recorded(Path::new("m"), &whole).unwrap() else {
+            panic!("whole-file hashes");
+        };
+        verify_whole(dir.path(), files.clone()).unwrap();
+        fs::write(dir.path().join("tantivy/x.store"), b"stored tExt").unwrap();
+        let error = verify_whole(dir.path(), files).unwrap_err().to_string();
+        assert!(error.contains("tantivy/x.store sha256"), "{error}");
     }
 
     #[test]
     fn a_manifest_without_checksums_is_refused_with_the_way_out() {
         let error = recorded(Path::new("m"), &json!({"labels": 1}))
-            .unwrap_err()
+            .err()
+            .unwrap()
             .to_string();
         assert!(error.contains("re-ingest"), "{error}");
     }

@@ -31,6 +31,7 @@ mod layout;
 mod lease;
 pub(crate) mod prehashed;
 mod schema;
+mod seal;
 pub(crate) use schema::text_analyzer;
 mod snapshot;
 mod texts;

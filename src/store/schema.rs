@@ -2,6 +2,7 @@
 //! how a published generation's indexes are opened for reading.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED, STRING,
@@ -12,6 +13,7 @@ use tantivy::tokenizer::{
 };
 use tantivy::{Index, IndexReader, ReloadPolicy};
 
+use super::seal::{Seal, SealedDirectory};
 use super::{index_error, StoreError};
 
 pub(crate) const ANALYZER: &str = "drugcite_en";
@@ -83,11 +85,17 @@ pub(crate) fn register_analyzer(index: &Index) {
     index.tokenizers().register(ANALYZER, text_analyzer());
 }
 
-/// Opens the tantivy index in `dir` for reading a published generation: the analyzer
-/// registered, a reader that never reloads (a generation does not change).
-pub(crate) fn open_for_reading(dir: &Path) -> Result<(Index, IndexReader), StoreError> {
-    let index =
-        Index::open_in_dir(dir).map_err(index_error(format!("opening {}", dir.display())))?;
+/// Opens the tantivy index in the directory `name` of `generation` for reading: through the
+/// seal (every range tantivy reads is checked against the manifest's block hashes first), the
+/// analyzer registered, a reader that never reloads (a generation does not change).
+pub(crate) fn open_for_reading(
+    generation: &Path,
+    name: &str,
+    seal: &Arc<Seal>,
+) -> Result<(Index, IndexReader), StoreError> {
+    let dir = generation.join(name);
+    let sealed = SealedDirectory::open(generation, name, Arc::clone(seal))?;
+    let index = Index::open(sealed).map_err(index_error(format!("opening {}", dir.display())))?;
     register_analyzer(&index);
     let reader = index
         .reader_builder()

@@ -1,7 +1,7 @@
 //! A published generation opened for reading: tantivy searcher, label metadata and history, and
-//! the fingerprint of every segment. Opened only when its files match the manifest's checksums,
-//! leased while open, and every segment read is re-hashed before it is returned. Immutable
-//! once opened; swapping generations means a new one.
+//! the fingerprint of every segment. Its bytes are used only once they matched the manifest's
+//! block hashes (`seal`), it is leased while open, and every segment read is re-hashed before
+//! it is returned. Immutable once opened; swapping generations means a new one.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -12,12 +12,13 @@ use tantivy::schema::{TantivyDocument, Value};
 use tantivy::{DocAddress, Index, IndexReader, Searcher};
 
 use super::builder::{MANIFEST_FILE, TANTIVY_DIR};
-use super::checksum;
+use super::checksum::{self, Recorded};
 use super::current::CurrentDocs;
 use super::history::{LabelHistory, VersionStatus};
 use super::holders::Holders;
 use super::lease::Lease;
 use super::schema::Fields;
+use super::seal::{AtOpen, Seal};
 use super::texts::TextsIndex;
 use super::vectors::{MappedVectors, VECTORS_FILE};
 use super::{index_error, io_error, open_phase, DataDir, StoreError};
@@ -107,44 +108,74 @@ pub struct Snapshot {
     manifest: serde_json::Value,
     /// Per tantivy segment: the fingerprint columns the verify index is built from.
     fingerprint_columns: Vec<FingerprintColumns>,
+    /// The block hashes the generation's files are checked against as they are read.
+    seal: Arc<Seal>,
     /// `None` for a draft, which only the ingest building it reads.
     _lease: Option<Lease>,
 }
 
 impl Snapshot {
-    /// Opens the live generation of `data_dir`, leased while open; refuses it unless every
-    /// file matches the checksums of its manifest.
+    /// Opens the live generation of `data_dir`, leased while open, once every block of every
+    /// file matched the manifest (for an ingest that reuses its files, or a sync that reads
+    /// them by path).
     pub fn open_current(data_dir: &DataDir) -> Result<Self, StoreError> {
-        Self::open_current_with(data_dir, Ok)
+        Self::open_checked(data_dir, AtOpen::Everything, Ok)
     }
 
-    /// Opens the live generation of `data_dir` and hands it to `build` while its files are
-    /// hashed alongside (the hashing and the reading share the cores); returns what `build`
-    /// made only once every file matched the manifest's checksums. A mismatch is the error
-    /// whatever `build` did (a panic of `build` is an error too), so nothing built from a
-    /// generation leaves here unchecked.
+    /// Opens the live generation of `data_dir` to serve it and hands it to `build` while the
+    /// files read whole at open are hashed alongside (the hashing and the reading share the
+    /// cores); returns what `build` made only once those files matched the manifest. A
+    /// mismatch is the error whatever `build` did (a panic of `build` is an error too), so
+    /// nothing built from a generation leaves here unchecked. Tantivy's files are checked
+    /// block by block as they are read (`seal`), before tantivy sees the bytes.
     pub fn open_current_with<T: Send>(
         data_dir: &DataDir,
+        build: impl FnOnce(Self) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        Self::open_checked(data_dir, AtOpen::ReadWhole, build)
+    }
+
+    /// Opens the live generation, checking what `at_open` says beside `build`. A generation
+    /// sealed before block hashes is hashed whole, file by file, whatever `at_open` says.
+    fn open_checked<T: Send>(
+        data_dir: &DataDir,
+        at_open: AtOpen,
         build: impl FnOnce(Self) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         let name = data_dir.current_name()?;
         let lease = Lease::take(data_dir.root(), &name)?;
         let generation = data_dir.generation_path(&name);
-        let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
+        let manifest_path = generation.join(MANIFEST_FILE);
+        let manifest = read_manifest(&manifest_path)?;
+        let (seal, whole) = match checksum::recorded(&manifest_path, &manifest)? {
+            Recorded::Whole(files) => (Seal::unchecked(&generation), Some(files)),
+            Recorded::Blocks { files, .. } => (Seal::of_blocks(&generation, files), None),
+        };
+        let seal = Arc::new(seal);
+        let present = checksum::list_files(&generation)?;
         std::thread::scope(|scope| {
-            let checked = scope
-                .spawn(|| open_phase("checksums", || checksum::verify(&generation, &manifest)));
+            let checked = scope.spawn(|| {
+                open_phase("checksums", || match whole {
+                    Some(files) => checksum::verify_whole(&generation, files),
+                    None => seal.check_at_open(&present, at_open),
+                })
+            });
             let built = catch_unwind(AssertUnwindSafe(|| {
-                build(Self::open_files(
-                    &generation,
-                    manifest.clone(),
-                    Some(lease),
-                )?)
+                let files = Self::open_files(&generation, manifest.clone(), &seal, Some(lease));
+                build(files?)
             }));
             checked.join().map_err(|_| StoreError::Corrupt {
                 path: generation.display().to_string(),
                 reason: "hashing the files failed".into(),
             })??;
+            if seal.sealed_bytes() > 0 {
+                let mib = |bytes: u64| bytes >> 20;
+                tracing::info!(
+                    checked_mib = mib(seal.checked_bytes()),
+                    sealed_mib = mib(seal.sealed_bytes()),
+                    "opened: the blocks read so far matched; the others are checked when read"
+                );
+            }
             built.map_err(|_| StoreError::Corrupt {
                 path: generation.display().to_string(),
                 reason: "the generation could not be read: run `drugcite check`".into(),
@@ -155,13 +186,21 @@ impl Snapshot {
     /// Opens a generation being built, by the ingest building it (no checksums yet).
     pub(crate) fn open_draft(generation: &Path) -> Result<Self, StoreError> {
         let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
-        Self::open_files(generation, manifest, None)
+        let seal = Arc::new(Seal::unchecked(generation));
+        Self::open_files(generation, manifest, &seal, None)
     }
 
     /// Opens a leased generation whatever its checksums say, for `drugcite check`.
     pub(super) fn open_unverified(generation: &Path, lease: Lease) -> Result<Self, StoreError> {
         let manifest = read_manifest(&generation.join(MANIFEST_FILE))?;
-        Self::open_files(generation, manifest, Some(lease))
+        let seal = Arc::new(Seal::unchecked(generation));
+        Self::open_files(generation, manifest, &seal, Some(lease))
+    }
+
+    /// Why the generation must no longer be served: a block of one of its files was found
+    /// altered after it was opened (every read fails from then on).
+    pub fn failure(&self) -> Option<&str> {
+        self.seal.failure()
     }
 
     pub fn generation(&self) -> &Path {
@@ -313,7 +352,10 @@ impl Snapshot {
 
     /// Reads one segment's stored text and metadata, and returns it only if the text, its
     /// label's set id and its section still hash to the fingerprint stored and indexed for it.
+    /// Nothing is read once a block of the generation failed its hash (tantivy may still hold
+    /// decoded blocks of it).
     pub fn segment(&self, address: SegmentAddress) -> Result<StoredSegment, StoreError> {
+        self.seal.fail_fast()?;
         let searcher = self.searcher();
         let doc: TantivyDocument = catch_unwind(AssertUnwindSafe(|| searcher.doc(address.0)))
             .map_err(|_| self.undecodable(Some(address)))?

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use tantivy::indexer::NoMergePolicy;
@@ -16,6 +17,7 @@ use tantivy::schema::{
 use tantivy::{Index, IndexReader, IndexWriter, Searcher, Term};
 
 use super::schema::{open_for_reading, register_analyzer, Fields, ANALYZER};
+use super::seal::Seal;
 use super::{index_error, io_error, StoreError};
 use crate::domain::TextHash;
 
@@ -194,12 +196,11 @@ pub struct TextsIndex {
 
 impl TextsIndex {
     /// The index of `generation`; `None` for a generation written before it existed.
-    pub(super) fn open(generation: &Path) -> Result<Option<Self>, StoreError> {
-        let dir = generation.join(TEXTS_DIR);
-        if !dir.exists() {
+    pub(super) fn open(generation: &Path, seal: &Arc<Seal>) -> Result<Option<Self>, StoreError> {
+        if !generation.join(TEXTS_DIR).exists() {
             return Ok(None);
         }
-        let (index, reader) = open_for_reading(&dir)?;
+        let (index, reader) = open_for_reading(generation, TEXTS_DIR, seal)?;
         let fields = TextFields::of(&index).map_err(index_error("reading schema"))?;
         Ok(Some(Self { reader, fields }))
     }

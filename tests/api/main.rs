@@ -30,6 +30,7 @@ mod metrics;
 mod neo4j;
 mod quote;
 mod request_id;
+mod seal;
 mod search;
 mod search_understanding;
 mod severity_brat;

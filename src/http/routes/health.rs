@@ -1,4 +1,5 @@
-//! `GET /health`: up and able to read its index. No key, no envelope on success (§4.3).
+//! `GET /health`: up and able to read its index (none of whose blocks failed its check).
+//! No key, no envelope on success (§4.3).
 
 use axum::extract::State;
 use axum::Json;
@@ -18,7 +19,13 @@ pub struct Health {
         (status = 500, description = "The index cannot be read", body = crate::http::ErrorEnvelope),
     ))]
 pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
-    if state.engine.index.segment_count() == 0 {
+    let live = state.engine.index.current();
+    if let Some(failure) = live.snapshot.failure() {
+        return Err(ApiError::Internal(format!(
+            "a block of the live index failed its check: {failure}"
+        )));
+    }
+    if live.snapshot.segment_count() == 0 {
         return Err(ApiError::Internal(
             "the live index holds no segments".into(),
         ));

@@ -1,6 +1,7 @@
 //! Reading a generation's files when a snapshot is opened: the tantivy index, the manifest, the
 //! labels, their history and holders, the current documents and the fingerprint columns. Runs
-//! once per open; the checks that the files match their checksums are the caller's.
+//! once per open; tantivy's files are read through the seal, the other files' checks are the
+//! caller's.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -18,6 +19,7 @@ use crate::store::history::{LabelHistory, HISTORY_FILE};
 use crate::store::holders::{Holder, Holders};
 use crate::store::lease::Lease;
 use crate::store::schema::{open_for_reading, Fields};
+use crate::store::seal::Seal;
 use crate::store::texts::TextsIndex;
 use crate::store::{index_error, io_error, open_phase, read_json_lines, StoreError};
 
@@ -25,10 +27,12 @@ impl Snapshot {
     pub(super) fn open_files(
         generation: &Path,
         manifest: serde_json::Value,
+        seal: &Arc<Seal>,
         lease: Option<Lease>,
     ) -> Result<Self, StoreError> {
-        let tantivy_dir = generation.join(TANTIVY_DIR);
-        let (index, reader) = open_phase("tantivy", || open_for_reading(&tantivy_dir))?;
+        let (index, reader) = open_phase("tantivy", || {
+            open_for_reading(generation, TANTIVY_DIR, seal)
+        })?;
         let fields = Fields::of(&index).map_err(index_error("reading schema"))?;
         let labels = open_phase("labels", || read_labels(&generation.join(LABELS_FILE)))?;
         let history = open_phase("history", || LabelHistory::read(generation))?;
@@ -43,7 +47,7 @@ impl Snapshot {
         let current_docs = open_phase("current segments", || {
             current_docs(&reader.searcher(), &fingerprint_columns, &holders)
         });
-        let texts = open_phase("distinct-text index", || TextsIndex::open(generation))?;
+        let texts = open_phase("distinct-text index", || TextsIndex::open(generation, seal))?;
         Ok(Self {
             texts,
             generation: generation.to_path_buf(),
@@ -53,6 +57,7 @@ impl Snapshot {
             current_docs,
             manifest,
             fingerprint_columns,
+            seal: Arc::clone(seal),
             reader,
             index,
             fields,
