@@ -2,21 +2,20 @@
 //! fingerprint index, segment catalog, vectors, drug vocabulary, embedded graph) and swapped
 //! whole when a newer one is published. Owns no cache and answers no question.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 
-use crate::domain::{Fingerprint, TextHash};
+use crate::domain::TextHash;
 use crate::graph::Reasoner;
-use crate::search::collapse::Copies;
 use crate::search::lexical::LiveTexts;
 use crate::search::understanding::DrugVocabulary;
 use crate::search::vectors::DenseIndex;
 use crate::store::{
-    io_error, open_phase, DataDir, MappedVectors, SegmentInfo, Snapshot, StoreError, VectorSpace,
+    io_error, open_phase, Copies, DataDir, MappedVectors, SegmentCatalog, Snapshot, StoreError,
+    VectorSpace,
 };
 use crate::verify::index::FingerprintIndex;
 
@@ -28,7 +27,7 @@ pub struct Live {
     /// The generation's own graph; `None` when the graph comes from Neo4j.
     pub reasoner: Option<Arc<Reasoner>>,
     pub fingerprints: FingerprintIndex,
-    pub catalog: HashMap<Fingerprint, SegmentInfo>,
+    pub catalog: SegmentCatalog,
     /// The searchable copies of each distinct text.
     pub copies: Copies,
     /// Which docs of the distinct-text index have a searchable copy (`None` without that index).
@@ -116,7 +115,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
         });
         let main = (|| {
             let catalog = open_phase("segment catalog", || snapshot.catalog())?;
-            let copies = open_phase("copies", || Copies::build(&catalog));
+            let copies = open_phase("copies", || snapshot.copies(&catalog))?;
             let live_texts = open_phase("live distinct texts", || {
                 LiveTexts::build(&snapshot, &copies)
             });
@@ -197,7 +196,8 @@ fn live_rows(stored: MappedVectors, copies: &Copies) -> Result<DenseIndex<TextHa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{SegmentAddress, VectorSpace, VectorWriter};
+    use crate::domain::Fingerprint;
+    use crate::store::{SegmentAddress, SegmentInfo, VectorSpace, VectorWriter};
 
     fn info(label: u32, text: &str, current: bool) -> SegmentInfo {
         SegmentInfo {
@@ -213,7 +213,7 @@ mod tests {
     #[test]
     fn a_text_stored_twice_or_held_by_two_labels_gets_one_row_and_gone_or_superseded_texts_none() {
         let fp = |i: u64| Fingerprint::from_halves(0, i);
-        let catalog = HashMap::from([
+        let catalog = SegmentCatalog::build([
             (fp(1), info(0, "a", true)),
             (fp(2), info(1, "b", true)),
             (fp(3), info(2, "a", true)),

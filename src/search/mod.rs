@@ -236,7 +236,11 @@ impl Searcher {
 }
 
 fn hit(live: &Live, collapsed: Collapsed) -> Result<SearchHit, EngineError> {
-    let address = live.catalog[&collapsed.representative].address;
+    let address = live
+        .catalog
+        .get(collapsed.representative)
+        .expect("a ranked copy is in the catalog")
+        .address;
     Ok(SearchHit {
         segment: live.snapshot.segment(address)?,
         also_in: AlsoIn::of(&collapsed.others, &live.catalog, live.snapshot.labels()),
