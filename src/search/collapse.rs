@@ -26,18 +26,13 @@ pub struct Collapsed {
     pub others: Vec<Fingerprint>,
 }
 
-/// Scores each copy with `score` (`None`: not eligible) and orders them: higher score, then
-/// `preferred` (the copy retrieval found best), then the smaller fingerprint. `None` when no
-/// copy is eligible.
+/// Orders the eligible copies of a text by their scores: higher score, then `preferred` (the
+/// copy retrieval found best), then the smaller fingerprint. `None` when no copy is eligible.
 pub fn collapse(
-    copies: impl IntoIterator<Item = Fingerprint>,
+    eligible: impl IntoIterator<Item = (Fingerprint, f32)>,
     preferred: Option<Fingerprint>,
-    score: impl Fn(Fingerprint) -> Option<f32>,
 ) -> Option<Collapsed> {
-    let mut eligible: Vec<(Fingerprint, f32)> = copies
-        .into_iter()
-        .filter_map(|fp| score(fp).map(|s| (fp, s)))
-        .collect();
+    let mut eligible: Vec<(Fingerprint, f32)> = eligible.into_iter().collect();
     eligible.sort_by(|a, b| {
         b.1.total_cmp(&a.1)
             .then((Some(b.0) == preferred).cmp(&(Some(a.0) == preferred)))
@@ -101,7 +96,8 @@ mod tests {
     fn the_best_eligible_copy_answers_and_the_rest_follow_in_order() {
         let copies = [fp(0), fp(1), fp(2), fp(3)];
         let scores = HashMap::from([(fp(0), 0.5), (fp(1), 0.9), (fp(2), 0.5)]);
-        let collapsed = collapse(copies, None, |f| scores.get(&f).copied()).unwrap();
+        let scored = || copies.iter().filter_map(|f| Some((*f, *scores.get(f)?)));
+        let collapsed = collapse(scored(), None).unwrap();
         assert_eq!(collapsed.representative, fp(1));
         assert_eq!(collapsed.score, 0.9);
         let tied = [fp(0).min(fp(2)), fp(0).max(fp(2))];
@@ -109,12 +105,12 @@ mod tests {
             collapsed.others, tied,
             "ties by fingerprint; fp(3) is not eligible"
         );
-        let preferred = collapse(copies, Some(tied[1]), |f| scores.get(&f).copied()).unwrap();
+        let preferred = collapse(scored(), Some(tied[1])).unwrap();
         assert_eq!(
             preferred.others,
             [tied[1], tied[0]],
             "retrieval's best copy wins a tie"
         );
-        assert!(collapse(copies, None, |_| None).is_none());
+        assert!(collapse([], None).is_none());
     }
 }

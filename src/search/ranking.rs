@@ -87,12 +87,13 @@ pub fn rank(
     let mut ranked: Vec<Collapsed> = fused_texts(candidates)
         .into_iter()
         .filter_map(|text| {
-            collapse(copies.of(text.text), text.best, |fp| {
-                let info = catalog.get(fp).filter(|info| keep(info))?;
+            let scored = copies.of(text.text, catalog).filter_map(|(fp, info)| {
+                keep(&info).then_some(())?;
                 let similarity = (candidates.section_similarity)(&info.section_key);
                 let features = CopyFeatures::of(text.scores, &info, understanding, similarity);
-                Some(weights.score(&features, &info.section_key))
-            })
+                Some((fp, weights.score(&features, &info.section_key)))
+            });
+            collapse(scored, text.best)
         })
         .collect();
     ranked.sort_by(|a, b| {

@@ -60,8 +60,8 @@ fn training_text(
     let live = &found.live;
     let copies: Vec<SegmentInfo> = live
         .copies
-        .of(text.text)
-        .filter_map(|fp| live.catalog.get(fp))
+        .of(text.text, &live.catalog)
+        .map(|(_, info)| info)
         .filter(searchable)
         .collect();
     let Some(first) = copies.first() else {

@@ -86,7 +86,12 @@ impl SegmentCatalog {
 
     /// Every live segment, in fingerprint order.
     pub fn iter(&self) -> impl Iterator<Item = (Fingerprint, SegmentInfo)> + '_ {
-        (0..self.table.len()).map(|row| (fingerprint(self.table.key(row)), self.info(row)))
+        (0..self.table.len()).map(|row| self.entry(row))
+    }
+
+    /// The segment in `row` (its place in fingerprint order).
+    pub(crate) fn entry(&self, row: usize) -> (Fingerprint, SegmentInfo) {
+        (fingerprint(self.table.key(row)), self.info(row))
     }
 
     fn info(&self, row: usize) -> SegmentInfo {

@@ -1,20 +1,22 @@
 //! The copies of each text among the current segments (what search calls searchable,
-//! `search::collapse::searchable`), as a table of (text hash, fingerprint) keys: a text's copies
-//! are one run of rows, in fingerprint order. Read-only once built.
+//! `search::collapse::searchable`): a table of the distinct texts, each naming its run of
+//! catalog rows (its copies, in fingerprint order), so a copy is read without a search.
+//! Read-only once built; only meaningful with the catalog it was built from.
 
 use std::path::Path;
 
-use super::catalog::{fingerprint, SegmentCatalog};
+use super::catalog::SegmentCatalog;
 use super::table::Table;
 use crate::domain::{Fingerprint, TextHash};
-use crate::store::StoreError;
+use crate::store::{SegmentInfo, StoreError};
 
 pub(crate) const COPIES_FILE: &str = "copies.cols";
-const TAG: &[u8; 8] = b"DCCOPIE1";
-/// Text hash (8 bytes BE), then fingerprint (16 bytes BE).
-const KEY: usize = 24;
+const TAG: &[u8; 8] = b"DCCOPIE2";
+/// Text hash (8 bytes BE) → first place in the trailer's catalog rows, count (u32 LE each).
+const KEY: usize = 8;
+const VALUE: usize = 8;
 
-/// The current copies of every text.
+/// The current copies of every text, as rows of the catalog.
 pub struct Copies {
     table: Table,
 }
@@ -22,23 +24,41 @@ pub struct Copies {
 impl Copies {
     /// The current copies of every text `catalog` holds.
     pub fn build(catalog: &SegmentCatalog) -> Self {
-        let rows = catalog
+        let mut current: Vec<(TextHash, u32)> = catalog
             .iter()
-            .filter(|(_, info)| info.current)
-            .map(|(fingerprint, info)| {
-                let mut key = [0u8; KEY];
-                key[..8].copy_from_slice(&info.text_hash.get().to_be_bytes());
-                key[8..].copy_from_slice(&fingerprint.bits().to_be_bytes());
-                (key, [])
-            })
+            .enumerate()
+            .filter(|(_, (_, info))| info.current)
+            .map(|(row, (_, info))| (info.text_hash, row as u32))
             .collect();
+        current.sort_unstable();
+        let mut texts = Vec::new();
+        let mut rows = Vec::with_capacity(current.len() * 4);
+        let mut place = 0u32;
+        for run in current.chunk_by(|a, b| a.0 == b.0) {
+            let mut value = [0u8; VALUE];
+            value[..4].copy_from_slice(&place.to_le_bytes());
+            value[4..].copy_from_slice(&(run.len() as u32).to_le_bytes());
+            texts.push((run[0].0.get().to_be_bytes(), value));
+            for (_, row) in run {
+                rows.extend_from_slice(&row.to_le_bytes());
+            }
+            place += run.len() as u32;
+        }
         Self {
-            table: Table::build(TAG, rows, &[]),
+            table: Table::build(TAG, texts, &rows),
         }
     }
 
     pub(crate) fn map(generation: &Path) -> Result<Self, StoreError> {
-        let table = Table::map(&generation.join(COPIES_FILE), TAG, KEY, 0)?;
+        let path = generation.join(COPIES_FILE);
+        let table = Table::map(&path, TAG, KEY, VALUE)?;
+        let places = (0..table.len()).map(|text| run(&table, text));
+        if places.map(|(at, count)| at + count).max().unwrap_or(0) * 4 > table.trailer().len() {
+            return Err(StoreError::Corrupt {
+                path: path.display().to_string(),
+                reason: "names more copies than it holds".into(),
+            });
+        }
         Ok(Self { table })
     }
 
@@ -46,38 +66,32 @@ impl Copies {
         self.table.write(&generation.join(COPIES_FILE))
     }
 
-    /// The current copies of `text`, in fingerprint order (none if it has none).
-    pub fn of(&self, text: TextHash) -> CopyList<'_> {
-        let rows = self.table.with_prefix(&text.get().to_be_bytes());
-        CopyList {
-            table: &self.table,
-            rows,
-        }
+    /// The current copies of `text` with what `catalog` (the one these copies were built from)
+    /// knows of them, in fingerprint order (none if it has none).
+    pub fn of<'a>(
+        &'a self,
+        text: TextHash,
+        catalog: &'a SegmentCatalog,
+    ) -> impl Iterator<Item = (Fingerprint, SegmentInfo)> + Clone + 'a {
+        let (at, count) = self
+            .table
+            .find(&text.get().to_be_bytes())
+            .map_or((0, 0), |place| run(&self.table, place));
+        let rows = &self.table.trailer()[at * 4..(at + count) * 4];
+        rows.chunks_exact(4).map(|row| {
+            let row = u32::from_le_bytes(row.try_into().expect("4 bytes"));
+            catalog.entry(row as usize)
+        })
     }
 
     pub fn contains(&self, text: TextHash) -> bool {
-        self.of(text).len() > 0
+        self.table.find(&text.get().to_be_bytes()).is_some()
     }
 }
 
-/// The copies of one text, read from the table as they are walked.
-#[derive(Clone)]
-pub struct CopyList<'a> {
-    table: &'a Table,
-    rows: std::ops::Range<usize>,
+/// Where the copies of the text in `place` start among the catalog rows, and how many.
+fn run(table: &Table, place: usize) -> (usize, usize) {
+    let value = table.value(place);
+    let word = |at: usize| u32::from_le_bytes(value[at..at + 4].try_into().expect("4 bytes"));
+    (word(0) as usize, word(4) as usize)
 }
-
-impl Iterator for CopyList<'_> {
-    type Item = Fingerprint;
-
-    fn next(&mut self) -> Option<Fingerprint> {
-        let row = self.rows.next()?;
-        Some(fingerprint(&self.table.key(row)[8..]))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.rows.size_hint()
-    }
-}
-
-impl ExactSizeIterator for CopyList<'_> {}

@@ -5,8 +5,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
+use crate::domain::TextHash;
 use crate::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
-use crate::store::{DataDir, Snapshot};
+use crate::store::{Copies, DataDir, Snapshot};
 
 fn corpus_records(range: std::ops::Range<usize>, dir: &Path, name: &str) -> PathBuf {
     let corpus =
@@ -87,15 +88,20 @@ fn mapped_tables_answer_as_the_tables_built_at_open() {
         mapped.copies(&catalog).unwrap(),
         built.copies(&built_catalog).unwrap(),
     );
+    let listed = |copies: &Copies, catalog, text| -> Vec<_> {
+        let copies = copies.of(text, catalog);
+        copies.map(|(fp, info)| (fp, format!("{info:?}"))).collect()
+    };
     for (_, info) in catalog.iter() {
-        let listed: Vec<_> = copies.of(info.text_hash).collect();
-        assert_eq!(listed, built_copies.of(info.text_hash).collect::<Vec<_>>());
+        let mapped_copies = listed(&copies, &catalog, info.text_hash);
         assert_eq!(
-            copies.contains(info.text_hash),
-            info.current || !listed.is_empty()
+            mapped_copies,
+            listed(&built_copies, &built_catalog, info.text_hash)
         );
+        assert_eq!(copies.contains(info.text_hash), !mapped_copies.is_empty());
+        assert!(!info.current || mapped_copies.iter().any(|(_, i)| *i == format!("{info:?}")));
     }
-
+    assert!(listed(&copies, &catalog, TextHash::of("no such text")).is_empty());
     let history: Vec<_> = mapped.history_fingerprints().collect();
     assert_eq!(history, built.history_fingerprints().collect::<Vec<_>>());
     for fp in history {
