@@ -102,48 +102,77 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
     Snapshot::open_current_with(data_dir, |snapshot| build_live(snapshot, options, epoch))
 }
 
-/// Everything the services read from an opened generation; the graph and the fingerprint
-/// index are built on a second thread beside the catalog and the vectors.
+/// Everything the services read from an opened generation; the graph is loaded on a second
+/// thread beside the segment tables.
 fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Live, StoreError> {
-    let (side, main) = std::thread::scope(|scope| {
-        let side = scope.spawn(|| {
-            let reasoner = load_graph(&snapshot, options)?;
-            let fingerprints = open_phase("fingerprint index", || {
-                snapshot.fingerprints().map(FingerprintIndex::build)
-            })?;
-            Ok::<_, StoreError>((reasoner, fingerprints))
-        });
-        let main = (|| {
-            let catalog = open_phase("segment catalog", || snapshot.catalog())?;
-            let copies = open_phase("copies", || snapshot.copies(&catalog))?;
-            let live_texts = open_phase("live distinct texts", || {
-                LiveTexts::build(&snapshot, &copies)
-            });
-            let dense = open_phase("vectors", || {
-                usable_vectors(&snapshot, options.space, &copies)
-            })?;
-            let vocabulary = open_phase("drug vocabulary", || {
-                DrugVocabulary::of_current_labels(&snapshot)
-            });
-            Ok::<_, StoreError>((catalog, copies, live_texts, dense, vocabulary))
-        })();
-        (
-            side.join().expect("opening the graph and fingerprints"),
-            main,
-        )
+    let (reasoner, tables) = std::thread::scope(|scope| {
+        let graph = scope.spawn(|| load_graph(&snapshot, options));
+        let tables = open_tables(&snapshot, options);
+        (graph.join().expect("opening the graph"), tables)
     });
-    let (reasoner, fingerprints) = side?;
-    let (catalog, copies, live_texts, dense, vocabulary) = main?;
+    let reasoner = reasoner?;
+    let tables = tables?;
     let vocabulary = match &reasoner {
-        Some(reasoner) => vocabulary.with_unlabelled_drugs(reasoner.graph().unlabelled_drugs()),
-        None => vocabulary,
+        Some(reasoner) => tables
+            .vocabulary
+            .with_unlabelled_drugs(reasoner.graph().unlabelled_drugs()),
+        None => tables.vocabulary,
     };
     Ok(Live {
         epoch,
         snapshot,
         reasoner,
-        fingerprints,
+        fingerprints: tables.fingerprints,
+        catalog: tables.catalog,
+        copies: tables.copies,
+        live_texts: tables.live_texts,
+        dense: tables.dense,
+        vocabulary,
+    })
+}
+
+/// What search and verify read of a generation's segments.
+struct Tables {
+    catalog: SegmentCatalog,
+    fingerprints: FingerprintIndex,
+    copies: Copies,
+    live_texts: Option<LiveTexts>,
+    dense: Option<DenseIndex<TextHash>>,
+    vocabulary: DrugVocabulary,
+}
+
+/// The segment tables; the fingerprint index is built from the catalog (in fingerprint order)
+/// on a thread of its own beside the rest.
+fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, StoreError> {
+    let catalog = open_phase("segment catalog", || snapshot.catalog())?;
+    let (fingerprints, rest) = std::thread::scope(|scope| {
+        let fingerprints = scope.spawn(|| {
+            open_phase("fingerprint index", || {
+                FingerprintIndex::build(catalog.addresses().collect())
+            })
+        });
+        let rest = (|| {
+            let copies = open_phase("copies", || snapshot.copies(&catalog))?;
+            let live_texts = open_phase("live distinct texts", || {
+                LiveTexts::build(snapshot, &copies)
+            });
+            let dense = open_phase("vectors", || {
+                usable_vectors(snapshot, options.space, &copies)
+            })?;
+            let vocabulary = open_phase("drug vocabulary", || {
+                DrugVocabulary::of_current_labels(snapshot)
+            });
+            Ok::<_, StoreError>((copies, live_texts, dense, vocabulary))
+        })();
+        (
+            fingerprints.join().expect("building the fingerprint index"),
+            rest,
+        )
+    });
+    let (copies, live_texts, dense, vocabulary) = rest?;
+    Ok(Tables {
         catalog,
+        fingerprints,
         copies,
         live_texts,
         dense,

@@ -89,6 +89,17 @@ impl SegmentCatalog {
         (0..self.table.len()).map(|row| self.entry(row))
     }
 
+    /// Every live segment's fingerprint and address, in fingerprint order.
+    pub fn addresses(&self) -> impl Iterator<Item = (Fingerprint, SegmentAddress)> + '_ {
+        (0..self.table.len()).map(|row| {
+            let value = self.table.value(row);
+            let word =
+                |at: usize| u32::from_le_bytes(value[at..at + 4].try_into().expect("4 bytes"));
+            let address = SegmentAddress(DocAddress::new(word(0), word(4)));
+            (fingerprint(self.table.key(row)), address)
+        })
+    }
+
     /// The segment in `row` (its place in fingerprint order).
     pub(crate) fn entry(&self, row: usize) -> (Fingerprint, SegmentInfo) {
         (fingerprint(self.table.key(row)), self.info(row))

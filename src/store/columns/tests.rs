@@ -88,6 +88,10 @@ fn mapped_tables_answer_as_the_tables_built_at_open() {
         mapped.copies(&catalog).unwrap(),
         built.copies(&built_catalog).unwrap(),
     );
+    let mut indexed = mapped.fingerprints().unwrap();
+    indexed.sort_unstable();
+    assert_eq!(catalog.addresses().collect::<Vec<_>>(), indexed);
+
     let listed = |copies: &Copies, catalog, text| -> Vec<_> {
         let copies = copies.of(text, catalog);
         copies.map(|(fp, info)| (fp, format!("{info:?}"))).collect()
