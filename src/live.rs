@@ -2,21 +2,20 @@
 //! fingerprint index, segment catalog, vectors, drug vocabulary, embedded graph) and swapped
 //! whole when a newer one is published. Owns no cache and answers no question.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
 
-use crate::domain::{Fingerprint, TextHash};
+use crate::domain::TextHash;
 use crate::graph::Reasoner;
-use crate::search::collapse::Copies;
 use crate::search::lexical::LiveTexts;
 use crate::search::understanding::DrugVocabulary;
 use crate::search::vectors::DenseIndex;
 use crate::store::{
-    io_error, open_phase, DataDir, MappedVectors, SegmentInfo, Snapshot, StoreError, VectorSpace,
+    io_error, open_phase, Copies, DataDir, MappedVectors, SegmentCatalog, Snapshot, StoreError,
+    VectorSpace,
 };
 use crate::verify::index::FingerprintIndex;
 
@@ -28,7 +27,7 @@ pub struct Live {
     /// The generation's own graph; `None` when the graph comes from Neo4j.
     pub reasoner: Option<Arc<Reasoner>>,
     pub fingerprints: FingerprintIndex,
-    pub catalog: HashMap<Fingerprint, SegmentInfo>,
+    pub catalog: SegmentCatalog,
     /// The searchable copies of each distinct text.
     pub copies: Copies,
     /// Which docs of the distinct-text index have a searchable copy (`None` without that index).
@@ -103,48 +102,77 @@ fn open_live(data_dir: &DataDir, options: OpenOptions, epoch: u64) -> Result<Liv
     Snapshot::open_current_with(data_dir, |snapshot| build_live(snapshot, options, epoch))
 }
 
-/// Everything the services read from an opened generation; the graph and the fingerprint
-/// index are built on a second thread beside the catalog and the vectors.
+/// Everything the services read from an opened generation; the graph is loaded on a second
+/// thread beside the segment tables.
 fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Live, StoreError> {
-    let (side, main) = std::thread::scope(|scope| {
-        let side = scope.spawn(|| {
-            let reasoner = load_graph(&snapshot, options)?;
-            let fingerprints = open_phase("fingerprint index", || {
-                snapshot.fingerprints().map(FingerprintIndex::build)
-            })?;
-            Ok::<_, StoreError>((reasoner, fingerprints))
-        });
-        let main = (|| {
-            let catalog = open_phase("segment catalog", || snapshot.catalog())?;
-            let copies = open_phase("copies", || Copies::build(&catalog));
-            let live_texts = open_phase("live distinct texts", || {
-                LiveTexts::build(&snapshot, &copies)
-            });
-            let dense = open_phase("vectors", || {
-                usable_vectors(&snapshot, options.space, &copies)
-            })?;
-            let vocabulary = open_phase("drug vocabulary", || {
-                DrugVocabulary::of_current_labels(&snapshot)
-            });
-            Ok::<_, StoreError>((catalog, copies, live_texts, dense, vocabulary))
-        })();
-        (
-            side.join().expect("opening the graph and fingerprints"),
-            main,
-        )
+    let (reasoner, tables) = std::thread::scope(|scope| {
+        let graph = scope.spawn(|| load_graph(&snapshot, options));
+        let tables = open_tables(&snapshot, options);
+        (graph.join().expect("opening the graph"), tables)
     });
-    let (reasoner, fingerprints) = side?;
-    let (catalog, copies, live_texts, dense, vocabulary) = main?;
+    let reasoner = reasoner?;
+    let tables = tables?;
     let vocabulary = match &reasoner {
-        Some(reasoner) => vocabulary.with_unlabelled_drugs(reasoner.graph().unlabelled_drugs()),
-        None => vocabulary,
+        Some(reasoner) => tables
+            .vocabulary
+            .with_unlabelled_drugs(reasoner.graph().unlabelled_drugs()),
+        None => tables.vocabulary,
     };
     Ok(Live {
         epoch,
         snapshot,
         reasoner,
-        fingerprints,
+        fingerprints: tables.fingerprints,
+        catalog: tables.catalog,
+        copies: tables.copies,
+        live_texts: tables.live_texts,
+        dense: tables.dense,
+        vocabulary,
+    })
+}
+
+/// What search and verify read of a generation's segments.
+struct Tables {
+    catalog: SegmentCatalog,
+    fingerprints: FingerprintIndex,
+    copies: Copies,
+    live_texts: Option<LiveTexts>,
+    dense: Option<DenseIndex<TextHash>>,
+    vocabulary: DrugVocabulary,
+}
+
+/// The segment tables; the fingerprint index is built from the catalog (in fingerprint order)
+/// on a thread of its own beside the rest.
+fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, StoreError> {
+    let catalog = open_phase("segment catalog", || snapshot.catalog())?;
+    let (fingerprints, rest) = std::thread::scope(|scope| {
+        let fingerprints = scope.spawn(|| {
+            open_phase("fingerprint index", || {
+                FingerprintIndex::build(catalog.addresses().collect())
+            })
+        });
+        let rest = (|| {
+            let copies = open_phase("copies", || snapshot.copies(&catalog))?;
+            let live_texts = open_phase("live distinct texts", || {
+                LiveTexts::build(snapshot, &copies)
+            });
+            let dense = open_phase("vectors", || {
+                usable_vectors(snapshot, options.space, &copies)
+            })?;
+            let vocabulary = open_phase("drug vocabulary", || {
+                DrugVocabulary::of_current_labels(snapshot)
+            });
+            Ok::<_, StoreError>((copies, live_texts, dense, vocabulary))
+        })();
+        (
+            fingerprints.join().expect("building the fingerprint index"),
+            rest,
+        )
+    });
+    let (copies, live_texts, dense, vocabulary) = rest?;
+    Ok(Tables {
         catalog,
+        fingerprints,
         copies,
         live_texts,
         dense,
@@ -197,7 +225,8 @@ fn live_rows(stored: MappedVectors, copies: &Copies) -> Result<DenseIndex<TextHa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{SegmentAddress, VectorSpace, VectorWriter};
+    use crate::domain::Fingerprint;
+    use crate::store::{SegmentAddress, SegmentInfo, VectorSpace, VectorWriter};
 
     fn info(label: u32, text: &str, current: bool) -> SegmentInfo {
         SegmentInfo {
@@ -213,7 +242,7 @@ mod tests {
     #[test]
     fn a_text_stored_twice_or_held_by_two_labels_gets_one_row_and_gone_or_superseded_texts_none() {
         let fp = |i: u64| Fingerprint::from_halves(0, i);
-        let catalog = HashMap::from([
+        let catalog = SegmentCatalog::build([
             (fp(1), info(0, "a", true)),
             (fp(2), info(1, "b", true)),
             (fp(3), info(2, "a", true)),

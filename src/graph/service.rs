@@ -215,8 +215,8 @@ fn by_text(live: &Live, evidence: impl Iterator<Item = Fingerprint>) -> Vec<Vec<
     for fingerprint in evidence {
         let text = live
             .catalog
-            .get(&fingerprint)
-            .filter(|info| searchable(info))
+            .get(fingerprint)
+            .filter(searchable)
             .map(|info| info.text_hash);
         match text.and_then(|t| group_of.get(&t)) {
             Some(&group) => groups[group].push(fingerprint),

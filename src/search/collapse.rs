@@ -1,13 +1,13 @@
 //! Copies of one text under several labels (repackagers), collapsed: search and /v1/graph
 //! answer each distinct text once, by its best eligible copy, and name the other copies in
-//! `AlsoIn`. Owns which segments take part (`searchable`). Pure computation over the catalog.
+//! `AlsoIn`. Owns which segments take part (`searchable`; the store's `Copies` table lists the
+//! copies of each text among exactly those). Pure computation over the catalog.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::domain::{Fingerprint, TextHash};
+use crate::domain::Fingerprint;
 use crate::label::LabelMeta;
-use crate::store::SegmentInfo;
+use crate::store::{SegmentCatalog, SegmentInfo};
 
 /// Other copies named per result; all are counted.
 pub const ALSO_IN_SHOWN: usize = 10;
@@ -18,37 +18,6 @@ pub fn searchable(info: &SegmentInfo) -> bool {
     info.current
 }
 
-/// The searchable copies of every text, each list in fingerprint order.
-#[derive(Default)]
-pub struct Copies {
-    by_text: HashMap<TextHash, Vec<Fingerprint>>,
-}
-
-impl Copies {
-    pub fn build(catalog: &HashMap<Fingerprint, SegmentInfo>) -> Self {
-        let mut by_text: HashMap<TextHash, Vec<Fingerprint>> = HashMap::new();
-        for (fingerprint, info) in catalog.iter().filter(|(_, info)| searchable(info)) {
-            by_text
-                .entry(info.text_hash)
-                .or_default()
-                .push(*fingerprint);
-        }
-        by_text
-            .values_mut()
-            .for_each(|copies| copies.sort_unstable());
-        Self { by_text }
-    }
-
-    /// The searchable copies of `text`, in fingerprint order (empty if none).
-    pub fn of(&self, text: TextHash) -> &[Fingerprint] {
-        self.by_text.get(&text).map_or(&[], Vec::as_slice)
-    }
-
-    pub fn contains(&self, text: TextHash) -> bool {
-        self.by_text.contains_key(&text)
-    }
-}
-
 /// A distinct text as it is answered: its best eligible copy and the others, best first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Collapsed {
@@ -57,18 +26,13 @@ pub struct Collapsed {
     pub others: Vec<Fingerprint>,
 }
 
-/// Scores each copy with `score` (`None`: not eligible) and orders them: higher score, then
-/// `preferred` (the copy retrieval found best), then the smaller fingerprint. `None` when no
-/// copy is eligible.
+/// Orders the eligible copies of a text by their scores: higher score, then `preferred` (the
+/// copy retrieval found best), then the smaller fingerprint. `None` when no copy is eligible.
 pub fn collapse(
-    copies: &[Fingerprint],
+    eligible: impl IntoIterator<Item = (Fingerprint, f32)>,
     preferred: Option<Fingerprint>,
-    score: impl Fn(Fingerprint) -> Option<f32>,
 ) -> Option<Collapsed> {
-    let mut eligible: Vec<(Fingerprint, f32)> = copies
-        .iter()
-        .filter_map(|fp| score(*fp).map(|s| (*fp, s)))
-        .collect();
+    let mut eligible: Vec<(Fingerprint, f32)> = eligible.into_iter().collect();
     eligible.sort_by(|a, b| {
         b.1.total_cmp(&a.1)
             .then((Some(b.0) == preferred).cmp(&(Some(a.0) == preferred)))
@@ -100,19 +64,15 @@ pub struct AlsoIn {
 }
 
 impl AlsoIn {
-    pub fn of(
-        others: &[Fingerprint],
-        catalog: &HashMap<Fingerprint, SegmentInfo>,
-        labels: &[Arc<LabelMeta>],
-    ) -> Self {
+    pub fn of(others: &[Fingerprint], catalog: &SegmentCatalog, labels: &[Arc<LabelMeta>]) -> Self {
         let shown = others.iter().take(ALSO_IN_SHOWN).filter_map(|fp| {
-            let info = catalog.get(fp)?;
+            let info = catalog.get(*fp)?;
             let label = labels.get(info.label as usize)?;
             Some(OtherCopy {
                 set_id: label.set_id.clone(),
                 manufacturer: label.drug.manufacturer.clone(),
                 fingerprint: *fp,
-                section_key: Arc::clone(&info.section_key),
+                section_key: info.section_key,
             })
         });
         Self {
@@ -124,6 +84,8 @@ impl AlsoIn {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
 
     fn fp(i: u32) -> Fingerprint {
@@ -134,7 +96,8 @@ mod tests {
     fn the_best_eligible_copy_answers_and_the_rest_follow_in_order() {
         let copies = [fp(0), fp(1), fp(2), fp(3)];
         let scores = HashMap::from([(fp(0), 0.5), (fp(1), 0.9), (fp(2), 0.5)]);
-        let collapsed = collapse(&copies, None, |f| scores.get(&f).copied()).unwrap();
+        let scored = || copies.iter().filter_map(|f| Some((*f, *scores.get(f)?)));
+        let collapsed = collapse(scored(), None).unwrap();
         assert_eq!(collapsed.representative, fp(1));
         assert_eq!(collapsed.score, 0.9);
         let tied = [fp(0).min(fp(2)), fp(0).max(fp(2))];
@@ -142,12 +105,12 @@ mod tests {
             collapsed.others, tied,
             "ties by fingerprint; fp(3) is not eligible"
         );
-        let preferred = collapse(&copies, Some(tied[1]), |f| scores.get(&f).copied()).unwrap();
+        let preferred = collapse(scored(), Some(tied[1])).unwrap();
         assert_eq!(
             preferred.others,
             [tied[1], tied[0]],
             "retrieval's best copy wins a tie"
         );
-        assert!(collapse(&copies, None, |_| None).is_none());
+        assert!(collapse([], None).is_none());
     }
 }

@@ -154,13 +154,10 @@ fn indicated_labels(
     };
     let mut by_label: BTreeMap<u32, f32> = BTreeMap::new();
     for hit in &hits {
-        for fingerprint in live.copies.of(hit.text) {
-            match live.catalog.get(fingerprint) {
-                Some(info) if given_so(info.label) => {
-                    let score = by_label.entry(info.label).or_insert(hit.score);
-                    *score = score.max(hit.score);
-                }
-                _ => {}
+        for (_, info) in live.copies.of(hit.text, &live.catalog) {
+            if given_so(info.label) {
+                let score = by_label.entry(info.label).or_insert(hit.score);
+                *score = score.max(hit.score);
             }
         }
     }

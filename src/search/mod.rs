@@ -237,7 +237,11 @@ impl Searcher {
 }
 
 fn hit(live: &Live, collapsed: Collapsed) -> Result<SearchHit, EngineError> {
-    let address = live.catalog[&collapsed.representative].address;
+    let address = live
+        .catalog
+        .get(collapsed.representative)
+        .expect("a ranked copy is in the catalog")
+        .address;
     Ok(SearchHit {
         segment: live.snapshot.segment(address)?,
         also_in: AlsoIn::of(&collapsed.others, &live.catalog, live.snapshot.labels()),
@@ -272,11 +276,9 @@ fn lexical_pool(
     let mut everywhere = lexical_candidates(live, text, pool, None)?;
     let mut within = labels_candidates(live, subject_text, labels, SUBJECT_CANDIDATES)?;
     let in_subject = |hit: &LexicalHit| {
-        live.copies.of(hit.text).iter().any(|fp| {
-            live.catalog
-                .get(fp)
-                .is_some_and(|i| labels.contains(&i.label))
-        })
+        live.copies
+            .of(hit.text, &live.catalog)
+            .any(|(_, info)| labels.contains(&info.label))
     };
     let mut anchor = None;
     for hit in everywhere.iter_mut().filter(|hit| in_subject(hit)) {

@@ -7,11 +7,11 @@
 use std::collections::HashMap;
 
 use crate::domain::{Fingerprint, TextHash};
-use crate::search::collapse::{collapse, Collapsed, Copies};
+use crate::search::collapse::{collapse, Collapsed};
 use crate::search::features::{CopyFeatures, TextScores, Weights};
 use crate::search::lexical::LexicalHit;
 use crate::search::understanding::Understanding;
-use crate::store::SegmentInfo;
+use crate::store::{Copies, SegmentCatalog, SegmentInfo};
 
 /// Candidates by distinct text.
 pub struct Candidates<'a> {
@@ -78,7 +78,7 @@ pub fn fused_texts(candidates: &Candidates) -> Vec<FusedText> {
 /// Distinct texts ordered best first, each answered by its best copy that `keep` accepts.
 pub fn rank(
     candidates: &Candidates,
-    catalog: &HashMap<Fingerprint, SegmentInfo>,
+    catalog: &SegmentCatalog,
     copies: &Copies,
     understanding: &Understanding,
     weights: &Weights,
@@ -87,12 +87,13 @@ pub fn rank(
     let mut ranked: Vec<Collapsed> = fused_texts(candidates)
         .into_iter()
         .filter_map(|text| {
-            collapse(copies.of(text.text), text.best, |fp| {
-                let info = catalog.get(&fp).filter(|info| keep(info))?;
+            let scored = copies.of(text.text, catalog).filter_map(|(fp, info)| {
+                keep(&info).then_some(())?;
                 let similarity = (candidates.section_similarity)(&info.section_key);
-                let features = CopyFeatures::of(text.scores, info, understanding, similarity);
-                Some(weights.score(&features, &info.section_key))
-            })
+                let features = CopyFeatures::of(text.scores, &info, understanding, similarity);
+                Some((fp, weights.score(&features, &info.section_key)))
+            });
+            collapse(scored, text.best)
         })
         .collect();
     ranked.sort_by(|a, b| {
@@ -146,12 +147,11 @@ mod tests {
 
     #[test]
     fn subject_drug_and_requested_section_rise_to_the_top() {
-        let catalog: HashMap<Fingerprint, SegmentInfo> = [
+        let catalog = SegmentCatalog::build([
             (fp(0), info(0, "adverse_reactions", "0")),
             (fp(1), info(1, "contraindications", "1")),
             (fp(2), info(0, "contraindications", "2")),
-        ]
-        .into();
+        ]);
         let copies = Copies::build(&catalog);
         let lexical = hits(&[(0, 10.0), (1, 9.0), (2, 6.0)]);
         let understanding = Understanding {
@@ -194,9 +194,8 @@ mod tests {
 
     #[test]
     fn equal_scores_order_by_fingerprint() {
-        let catalog: HashMap<Fingerprint, SegmentInfo> = (0..20)
-            .map(|i| (fp(i), info(i, "warnings", &i.to_string())))
-            .collect();
+        let catalog =
+            SegmentCatalog::build((0..20).map(|i| (fp(i), info(i, "warnings", &i.to_string()))));
         let copies = Copies::build(&catalog);
         let lexical = hits(&(0..20).map(|i| (i, 1.0)).collect::<Vec<_>>());
         let none = |_| None;
@@ -223,13 +222,12 @@ mod tests {
     #[test]
     fn copies_of_a_text_answer_once_by_the_subjects_copy_and_filters_pick_per_copy() {
         let shared = "Take with food.";
-        let catalog: HashMap<Fingerprint, SegmentInfo> = [
+        let catalog = SegmentCatalog::build([
             (fp(0), info(0, "warnings", shared)),
             (fp(1), info(1, "warnings", shared)),
             (fp(2), info(2, "warnings", shared)),
             (fp(3), info(3, "warnings", "other")),
-        ]
-        .into();
+        ]);
         let copies = Copies::build(&catalog);
         let lexical = [
             LexicalHit {

@@ -58,12 +58,11 @@ fn training_text(
     section_similarity: &dyn Fn(&str) -> (f32, f32),
 ) -> Result<TrainingText, EngineError> {
     let live = &found.live;
-    let copies: Vec<&SegmentInfo> = live
+    let copies: Vec<SegmentInfo> = live
         .copies
-        .of(text.text)
-        .iter()
-        .filter_map(|fp| live.catalog.get(fp))
-        .filter(|info| searchable(info))
+        .of(text.text, &live.catalog)
+        .map(|(_, info)| info)
+        .filter(searchable)
         .collect();
     let Some(first) = copies.first() else {
         return Ok(TrainingText { copies: Vec::new() });
@@ -79,7 +78,7 @@ fn training_text(
             text: &body,
         });
         let similarity = section_similarity(&info.section_key);
-        let features = CopyFeatures::of(text.scores, info, &found.understanding, similarity);
+        let features = CopyFeatures::of(text.scores, &info, &found.understanding, similarity);
         let key = (
             relevant,
             format!("{features:?}"),

@@ -34,7 +34,7 @@ impl CurrentDocs {
         Box::new(CurrentQuery(self.clone()))
     }
 
-    fn docs_of(&self, segment: SegmentId) -> Arc<[DocId]> {
+    pub(crate) fn docs_of(&self, segment: SegmentId) -> Arc<[DocId]> {
         self.by_segment
             .get(&segment)
             .cloned()

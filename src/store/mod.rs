@@ -8,7 +8,9 @@
 //!                             labels.jsonl (every label version), history.bin (per set id: its
 //!                             versions, the fingerprints of each, withdrawal), graph.bin,
 //!                             conditions.jsonl, vectors.bin (segment embeddings, when ingested
-//!                             with a model), manifest.json (the report + SHA-256 of every other file)
+//!                             with a model), catalog.cols, holders.cols, copies.cols, current.bin
+//!                             (per-fingerprint tables, mapped at open: columns/),
+//!                             manifest.json (the report + SHA-256 of every other file)
 //! DIR/indexes/<gen>.building  a generation being built; never read, removed by the next ingest
 //! DIR/keys.json               API keys (hashed); kept across ingests
 //! DIR/ingest.lock             held while an ingest runs
@@ -22,6 +24,7 @@
 mod builder;
 mod check;
 mod checksum;
+mod columns;
 mod current;
 pub(crate) mod encoded;
 mod generation;
@@ -42,6 +45,8 @@ mod vectors;
 pub use builder::{write_manifest, IndexBuilder, SegmentDoc};
 pub use check::{check, CheckReport, SegmentMismatch};
 pub use checksum::FileMismatch;
+pub use columns::catalog::SegmentCatalog;
+pub use columns::copies::Copies;
 pub use history::{LabelHistory, SetHistory, VersionEntry, VersionRank, VersionStatus};
 pub use layout::{DataDir, GenerationDraft};
 pub use snapshot::{

@@ -101,8 +101,11 @@ pub struct Snapshot {
     labels: Vec<Arc<LabelMeta>>,
     history: LabelHistory,
     /// Per fingerprint: the newest label version holding it and its standing.
-    holders: Holders,
-    current_docs: CurrentDocs,
+    pub(in crate::store) holders: Holders,
+    pub(in crate::store) current_docs: CurrentDocs,
+    /// The generation holds its column tables (catalog, holders, copies, current documents);
+    /// one written before them has them built at open.
+    pub(in crate::store) stored_columns: bool,
     /// One doc per distinct (text, section, names); `None` in a generation written before it.
     texts: Option<TextsIndex>,
     manifest: serde_json::Value,

@@ -13,7 +13,7 @@ fn the_catalog_read_from_the_index_is_what_the_stored_segments_say() {
     let (mut visited, mut patient_voiced) = (0, 0);
     snapshot
         .visit_segments(|segment| {
-            let info = &catalog[&segment.fingerprint];
+            let info = catalog.get(segment.fingerprint).unwrap();
             assert_eq!(info.address, segment.address);
             assert_eq!((info.label, info.current), (segment.label, segment.current));
             assert_eq!(&*info.section_key, segment.section_key);

@@ -28,14 +28,14 @@ async fn superseded_versions_verify_alike_on_neo4j() {
     let mut chosen: Vec<_> = catalog
         .iter()
         .filter(|(_, i)| !i.current)
-        .map(|(fp, _)| *fp)
+        .map(|(fp, _)| fp)
         .take(20)
         .collect();
     chosen.extend(
         catalog
             .iter()
             .filter(|(_, i)| i.current)
-            .map(|(fp, _)| *fp)
+            .map(|(fp, _)| fp)
             .take(5),
     );
     let graph = GraphData::read(snapshot.generation()).unwrap().unwrap();

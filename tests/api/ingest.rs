@@ -25,7 +25,8 @@ fn stored_segments(data_dir: &Path) -> StoredSet {
     snapshot
         .catalog()
         .unwrap()
-        .into_values()
+        .iter()
+        .map(|(_, info)| info)
         .filter(|info| info.current)
         .map(|info| info.address)
         .map(|address| {
@@ -295,7 +296,14 @@ fn a_verify_answer_of_a_replaced_generation_is_never_served() {
     )
     .unwrap();
     let engine = Engine::open(DataDir::new(&data_dir), None).unwrap();
-    let cited = *engine.index.current().catalog.keys().min().unwrap();
+    let cited = engine
+        .index
+        .current()
+        .catalog
+        .iter()
+        .map(|(fp, _)| fp)
+        .min()
+        .unwrap();
     let verified = engine.verifier.verify(cited).unwrap();
     assert!(matches!(verified, Verification::Verified(_)));
     run(

@@ -15,8 +15,7 @@ use super::segments::labels_query;
 use super::{best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
 use crate::domain::{Fingerprint, TextHash};
 use crate::live::Live;
-use crate::search::collapse::Copies;
-use crate::store::{SegmentAddress, SegmentStatistics, Snapshot, TextsIndex};
+use crate::store::{Copies, SegmentAddress, SegmentInfo, SegmentStatistics, Snapshot, TextsIndex};
 
 /// One matching distinct doc: its text, which copies it stands for, and their score.
 #[derive(Clone, Copy, Debug)]
@@ -130,9 +129,9 @@ fn over_current(live: &Live, matched: &[Matched], limit: usize) -> Vec<LexicalHi
         }
     }
     let hits = wanted.into_iter().filter_map(|(text, docs)| {
-        let copies = live.copies.of(TextHash::from_stored(text));
-        let key_of = |fp: &Fingerprint| (*fp, live.catalog.get(fp).map(|i| keys.at(i.address)));
-        best_copy(|| copies.iter().map(key_of), &docs).map(|(best, score)| LexicalHit {
+        let copies = live.copies.of(TextHash::from_stored(text), &live.catalog);
+        let key_of = |(fp, info): (Fingerprint, SegmentInfo)| (fp, Some(keys.at(info.address)));
+        best_copy(|| copies.clone().map(key_of), &docs).map(|(best, score)| LexicalHit {
             text: TextHash::from_stored(text),
             best,
             score,

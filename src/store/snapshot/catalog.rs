@@ -1,6 +1,6 @@
-//! The segment catalog (`Snapshot::catalog`): what ranking knows of every live segment, read
-//! from the index's fast fields and postings and never from the document store, so opening a
-//! generation decompresses no text however many segments it holds. Reads only.
+//! The segment catalog (`Snapshot::catalog`): what ranking knows of every live segment, built
+//! at ingest from the index's fast fields and postings (never the document store) and written
+//! with the other column tables; mapped when a generation is opened. Writes only into a draft.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,20 +10,49 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocSet, SegmentReader, Term, TERMINATED};
 
 use super::{SegmentAddress, SegmentInfo, Snapshot};
-use crate::domain::{Fingerprint, TextHash};
+use crate::domain::TextHash;
 use crate::label::{PATIENT_VOICE, PATIENT_VOICE_WORDS};
+use crate::store::columns::{self, catalog::SegmentCatalog, copies::Copies};
 use crate::store::{index_error, io_error, StoreError};
 
 /// A segment's section, by its place in the section keys of its tantivy segment.
 const NO_SECTION: u32 = u32::MAX;
 
 impl Snapshot {
-    /// Fingerprint → address, label, section and audience of every live segment. The same as
-    /// reading each segment's stored fields and text (`visit_segments` with
-    /// `label::addresses_patient`), which the tests hold it to.
-    pub fn catalog(&self) -> Result<HashMap<Fingerprint, SegmentInfo>, StoreError> {
+    /// Fingerprint → address, label, section and audience of every live segment: the
+    /// generation's table, mapped, or for a generation written before it, built.
+    pub fn catalog(&self) -> Result<SegmentCatalog, StoreError> {
+        match self.stored_columns {
+            true => SegmentCatalog::map(&self.generation),
+            false => self.build_catalog(),
+        }
+    }
+
+    /// The current copies of each text in `catalog` (this snapshot's): the generation's table,
+    /// mapped, or for a generation written before it, built.
+    pub fn copies(&self, catalog: &SegmentCatalog) -> Result<Copies, StoreError> {
+        match self.stored_columns {
+            true => Copies::map(&self.generation),
+            false => Ok(Copies::build(catalog)),
+        }
+    }
+
+    /// Writes the column tables into a draft generation whose index, labels and history are
+    /// complete (`IndexBuilder::finish`); the current documents last, since they mark the
+    /// tables as present.
+    pub(crate) fn write_columns(&self) -> Result<(), StoreError> {
+        let catalog = self.build_catalog()?;
+        Copies::build(&catalog).write(&self.generation)?;
+        catalog.write(&self.generation)?;
+        self.holders.write(&self.generation)?;
+        columns::write_current(&self.generation, &self.searcher(), &self.current_docs)
+    }
+
+    /// The catalog read from the index. The same as reading each segment's stored fields and
+    /// text (`visit_segments` with `label::addresses_patient`), which the tests hold it to.
+    pub(crate) fn build_catalog(&self) -> Result<SegmentCatalog, StoreError> {
         let searcher = self.searcher();
-        let mut catalog = HashMap::with_capacity(searcher.num_docs() as usize);
+        let mut catalog = Vec::with_capacity(searcher.num_docs() as usize);
         let mut shared_keys: HashMap<String, Arc<str>> = HashMap::new();
         for (ordinal, segment) in searcher.segment_readers().iter().enumerate() {
             let (keys, sections) = self.sections_of_docs(segment)?;
@@ -65,10 +94,10 @@ impl Snapshot {
                     text_hash: TextHash::from_stored(text_hash),
                     addresses_patient: usize::from(voice[doc as usize]) >= PATIENT_VOICE_WORDS,
                 };
-                catalog.insert(fingerprint, info);
+                catalog.push((fingerprint, info));
             }
         }
-        Ok(catalog)
+        Ok(SegmentCatalog::build(catalog))
     }
 
     /// The section keys of one tantivy segment and, per document, the place of its key among

@@ -14,8 +14,9 @@ use crate::domain::Fingerprint;
 use crate::label::LabelMeta;
 use crate::store::builder::{LABELS_FILE, TANTIVY_DIR};
 use crate::store::checksum::parse_manifest;
+use crate::store::columns;
 use crate::store::current::CurrentDocs;
-use crate::store::history::{LabelHistory, HISTORY_FILE};
+use crate::store::history::LabelHistory;
 use crate::store::holders::{Holder, Holders};
 use crate::store::lease::Lease;
 use crate::store::schema::{open_for_reading, Fields};
@@ -36,17 +37,25 @@ impl Snapshot {
         let fields = Fields::of(&index).map_err(index_error("reading schema"))?;
         let labels = open_phase("labels", || read_labels(&generation.join(LABELS_FILE)))?;
         let history = open_phase("history", || LabelHistory::read(generation))?;
-        let holders =
-            open_phase("holders", || Holders::build(&history, &labels)).map_err(|reason| {
-                StoreError::Corrupt {
-                    path: generation.join(HISTORY_FILE).display().to_string(),
-                    reason,
-                }
-            })?;
+        let stored_columns = columns::stored(generation);
+        if !stored_columns && lease.is_some() {
+            tracing::info!(
+                generation = %generation.display(),
+                "written before its column tables: building them (re-ingest for a faster open)"
+            );
+        }
+        let holders = open_phase("holders", || {
+            Holders::open(&history, &labels, generation, stored_columns)
+        })?;
         let fingerprint_columns = fingerprint_columns(&reader.searcher())?;
-        let current_docs = open_phase("current segments", || {
-            current_docs(&reader.searcher(), &fingerprint_columns, &holders)
-        });
+        let current_docs = open_phase("current segments", || match stored_columns {
+            true => columns::read_current(generation, &reader.searcher()),
+            false => Ok(current_docs(
+                &reader.searcher(),
+                &fingerprint_columns,
+                &holders,
+            )),
+        })?;
         let texts = open_phase("distinct-text index", || TextsIndex::open(generation, seal))?;
         Ok(Self {
             texts,
@@ -55,6 +64,7 @@ impl Snapshot {
             history,
             holders,
             current_docs,
+            stored_columns,
             manifest,
             fingerprint_columns,
             seal: Arc::clone(seal),
