@@ -1,5 +1,5 @@
 //! The checksums a manifest records: when a generation is published (`seal`), the SHA-256 of
-//! every 1 MiB block of every file; generations sealed before that record one SHA-256 per file.
+//! every 256 KiB block of every file; generations sealed before that record one SHA-256 per file.
 //! Compared by `drugcite check` and, for whole-file hashes, when a generation is opened.
 //! Reads a published generation's files; never changes them.
 

@@ -122,7 +122,7 @@ pub(crate) fn recorded(manifest_path: &Path, manifest: &Value) -> Result<Recorde
             })
         }
         _ => Err(corrupt(
-            "checksums are neither sha256 nor sha256 of 1 MiB blocks",
+            "checksums are neither sha256 of each file nor sha256 of its blocks",
         )),
     }
 }
