@@ -74,6 +74,17 @@ impl Fingerprint {
         self.0
     }
 
+    /// The 16 bytes, most significant first: how binary files and tables store a fingerprint
+    /// (byte order is fingerprint order).
+    pub fn to_be_bytes(self) -> [u8; 16] {
+        self.0.to_be_bytes()
+    }
+
+    /// The fingerprint `to_be_bytes` stored.
+    pub fn from_be_bytes(bytes: [u8; 16]) -> Self {
+        Self(u128::from_be_bytes(bytes))
+    }
+
     /// The 16-bit block `index` (0 = most significant) used by the Hamming-radius index.
     pub fn block(self, index: usize) -> u16 {
         (self.0 >> (112 - 16 * index)) as u16

@@ -1,14 +1,19 @@
 //! The binary form of a generation's derived files (graph, label history): an 8-byte tag
 //! naming the structure and its format version, then the structure in postcard, decoded in one
-//! pass from a memory map. Also how fingerprints serialise (hex in JSON, bytes in binary).
+//! pass from a memory map; how a generation's files are mapped for scattered reads and how a
+//! file of the wrong tag is reported. Also how fingerprints serialise (hex in JSON, bytes in
+//! binary).
 //! Knows nothing of what the structures mean; never writes into a published generation.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use memmap2::{Advice, Mmap};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+
+use super::{io_error, StoreError};
 
 /// Writes `tag` then `value` to a new file at `path`, synced.
 pub(crate) fn write<T: Serialize>(path: &Path, tag: &[u8; 8], value: &T) -> std::io::Result<()> {
@@ -33,14 +38,32 @@ pub(crate) fn read<T: DeserializeOwned>(path: &Path, tag: &[u8; 8]) -> std::io::
     })
 }
 
+/// Maps `file` (at `path`) of a published generation for reads of a few scattered rows.
+pub(crate) fn map_for_lookups(file: &File, path: &Path) -> Result<Mmap, StoreError> {
+    // SAFETY: a published generation is immutable (written once, sealed by its checksums,
+    // replaced only by a new generation directory), so the mapped bytes do not change under
+    // the map; callers check the length before reading rows.
+    let map =
+        unsafe { Mmap::map(file) }.map_err(io_error(format!("mapping {}", path.display())))?;
+    // Look-ups touch a few scattered rows: read-ahead would only fill memory.
+    map.advise(Advice::Random)
+        .map_err(io_error(format!("advising {}", path.display())))?;
+    Ok(map)
+}
+
+/// Why a file that starts with `found` is refused where `tag` was expected.
+pub(crate) fn foreign_tag(found: &[u8], tag: &[u8; 8]) -> String {
+    format!(
+        "starts with {:?}, not {:?}: written by another drugcite version; re-ingest",
+        String::from_utf8_lossy(&found[..found.len().min(8)]),
+        String::from_utf8_lossy(tag)
+    )
+}
+
 fn decode<T: DeserializeOwned>(bytes: &[u8], tag: &[u8; 8]) -> Result<T, String> {
-    let body = bytes.strip_prefix(tag.as_slice()).ok_or_else(|| {
-        let found = String::from_utf8_lossy(&bytes[..bytes.len().min(8)]).into_owned();
-        format!(
-            "starts with {found:?}, not {:?}: written by another drugcite version; re-ingest",
-            String::from_utf8_lossy(tag)
-        )
-    })?;
+    let body = bytes
+        .strip_prefix(tag.as_slice())
+        .ok_or_else(|| foreign_tag(bytes, tag))?;
     match postcard::take_from_bytes(body) {
         Ok((value, [])) => Ok(value),
         Ok((_, rest)) => Err(format!("{} bytes after the end", rest.len())),
@@ -59,7 +82,7 @@ pub(crate) mod fingerprint {
         if s.is_human_readable() {
             s.serialize_str(&fp.to_hex())
         } else {
-            s.serialize_bytes(&fp.bits().to_be_bytes())
+            s.serialize_bytes(&fp.to_be_bytes())
         }
     }
 
@@ -90,7 +113,7 @@ pub(crate) mod fingerprints {
         if s.is_human_readable() {
             return s.collect_seq(fps.iter().map(|fp| fp.to_hex()));
         }
-        let bytes: Vec<u8> = fps.iter().flat_map(|fp| fp.bits().to_be_bytes()).collect();
+        let bytes: Vec<u8> = fps.iter().flat_map(|fp| fp.to_be_bytes()).collect();
         s.serialize_bytes(&bytes)
     }
 
@@ -121,10 +144,8 @@ pub(crate) mod fingerprints {
             if !bytes.len().is_multiple_of(16) {
                 return Err(E::custom("fingerprints: not a multiple of 16 bytes"));
             }
-            let fingerprint = |chunk: &[u8]| {
-                let bits = u128::from_be_bytes(chunk.try_into().expect("16-byte chunk"));
-                Fingerprint::from_halves((bits >> 64) as u64, bits as u64)
-            };
+            let fingerprint =
+                |chunk: &[u8]| Fingerprint::from_be_bytes(chunk.try_into().expect("16 bytes"));
             Ok(bytes.chunks_exact(16).map(fingerprint).collect())
         }
     }

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::columns::catalog::fingerprint;
-use super::columns::table::Table;
+use super::columns::table::{le_u32, Table};
 use super::history::{LabelHistory, VersionStatus, HISTORY_FILE};
 use super::prehashed::Prehashed;
 use super::StoreError;
@@ -66,16 +66,14 @@ impl Holders {
     }
 
     pub fn of(&self, fingerprint: Fingerprint) -> Option<Holder> {
-        let row = self
-            .by_fingerprint
-            .find(&fingerprint.bits().to_be_bytes())?;
+        let row = self.by_fingerprint.find(&fingerprint.to_be_bytes())?;
         Some(self.holder(row))
     }
 
     fn holder(&self, row: usize) -> Holder {
         let value = self.by_fingerprint.value(row);
         Holder {
-            label: u32::from_le_bytes(value[..4].try_into().expect("4 bytes")),
+            label: le_u32(value, 0),
             current: value[4] != 0,
         }
     }
@@ -152,7 +150,7 @@ fn holder_table(history: &LabelHistory, label_ordinals: &HashMap<String, u32>) -
             let mut value = [0u8; VALUE];
             value[..4].copy_from_slice(&holder.label.to_le_bytes());
             value[4] = u8::from(holder.current);
-            (fingerprint.bits().to_be_bytes(), value)
+            (fingerprint.to_be_bytes(), value)
         })
         .collect();
     Table::build(TAG, rows, &[])

@@ -12,8 +12,9 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-use memmap2::{Advice, Mmap};
+use memmap2::Mmap;
 
+use super::encoded::map_for_lookups;
 use super::{io_error, StoreError};
 use crate::domain::TextHash;
 
@@ -173,14 +174,8 @@ impl MappedVectors {
     pub(crate) fn open(path: &Path) -> Result<Self, StoreError> {
         let mut file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
         let space = read_header(&mut file, path)?;
-        // SAFETY: a published generation is immutable (written once, sealed by its checksums,
-        // replaced only by a new generation directory), so the mapped bytes do not change
-        // under the map; a truncation would be a tampered file, which faults instead of lying.
-        let map =
-            unsafe { Mmap::map(&file) }.map_err(io_error(format!("mapping {}", path.display())))?;
-        // Re-scoring reads scattered rows: read-ahead would only fill memory.
-        map.advise(Advice::Random)
-            .map_err(io_error(format!("advising {}", path.display())))?;
+        // Re-scoring reads scattered rows.
+        let map = map_for_lookups(&file, path)?;
         let body = map.len().saturating_sub(HEADER_BYTES as usize);
         Ok(Self {
             space,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tantivy::DocAddress;
 
-use super::table::Table;
+use super::table::{le_u32, Table};
 use crate::domain::{Fingerprint, TextHash};
 use crate::store::{SegmentAddress, SegmentInfo, StoreError};
 
@@ -41,7 +41,7 @@ impl SegmentCatalog {
                         sections.push(Arc::clone(&info.section_key));
                         sections.len() as u32 - 1
                     });
-                (fingerprint.bits().to_be_bytes(), row(&info, section))
+                (fingerprint.to_be_bytes(), row(&info, section))
             })
             .collect();
         let names: Vec<&str> = sections.iter().map(|s| &**s).collect();
@@ -72,7 +72,7 @@ impl SegmentCatalog {
     }
 
     pub fn get(&self, fingerprint: Fingerprint) -> Option<SegmentInfo> {
-        let row = self.table.find(&fingerprint.bits().to_be_bytes())?;
+        let row = self.table.find(&fingerprint.to_be_bytes())?;
         Some(self.info(row))
     }
 
@@ -92,10 +92,7 @@ impl SegmentCatalog {
     /// Every live segment's fingerprint and address, in fingerprint order.
     pub fn addresses(&self) -> impl Iterator<Item = (Fingerprint, SegmentAddress)> + '_ {
         (0..self.table.len()).map(|row| {
-            let value = self.table.value(row);
-            let word =
-                |at: usize| u32::from_le_bytes(value[at..at + 4].try_into().expect("4 bytes"));
-            let address = SegmentAddress(DocAddress::new(word(0), word(4)));
+            let address = address(self.table.value(row));
             (fingerprint(self.table.key(row)), address)
         })
     }
@@ -107,13 +104,12 @@ impl SegmentCatalog {
 
     fn info(&self, row: usize) -> SegmentInfo {
         let value = self.table.value(row);
-        let word = |at: usize| u32::from_le_bytes(value[at..at + 4].try_into().expect("4 bytes"));
         let flags = value[24];
         SegmentInfo {
-            address: SegmentAddress(DocAddress::new(word(0), word(4))),
-            label: word(8),
+            address: address(value),
+            label: le_u32(value, 8),
             current: flags & CURRENT != 0,
-            section_key: Arc::clone(&self.sections[word(12) as usize]),
+            section_key: Arc::clone(&self.sections[le_u32(value, 12) as usize]),
             text_hash: TextHash::from_stored(u64::from_le_bytes(
                 value[16..24].try_into().expect("8 bytes"),
             )),
@@ -122,10 +118,14 @@ impl SegmentCatalog {
     }
 }
 
-/// A fingerprint from the 16 big-endian bytes of a key.
+/// The segment address of a row's value.
+fn address(value: &[u8]) -> SegmentAddress {
+    SegmentAddress(DocAddress::new(le_u32(value, 0), le_u32(value, 4)))
+}
+
+/// The fingerprint a 16-byte key holds.
 pub(crate) fn fingerprint(key: &[u8]) -> Fingerprint {
-    let bits = u128::from_be_bytes(key[..16].try_into().expect("16 bytes"));
-    Fingerprint::from_halves((bits >> 64) as u64, bits as u64)
+    Fingerprint::from_be_bytes(key.try_into().expect("16-byte keys"))
 }
 
 fn row(info: &SegmentInfo, section: u32) -> [u8; VALUE] {

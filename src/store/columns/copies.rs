@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::catalog::SegmentCatalog;
-use super::table::Table;
+use super::table::{le_u32, Table};
 use crate::domain::{Fingerprint, TextHash};
 use crate::store::{SegmentInfo, StoreError};
 
@@ -78,10 +78,8 @@ impl Copies {
             .find(&text.get().to_be_bytes())
             .map_or((0, 0), |place| run(&self.table, place));
         let rows = &self.table.trailer()[at * 4..(at + count) * 4];
-        rows.chunks_exact(4).map(|row| {
-            let row = u32::from_le_bytes(row.try_into().expect("4 bytes"));
-            catalog.entry(row as usize)
-        })
+        rows.chunks_exact(4)
+            .map(|row| catalog.entry(le_u32(row, 0) as usize))
     }
 
     pub fn contains(&self, text: TextHash) -> bool {
@@ -92,6 +90,5 @@ impl Copies {
 /// Where the copies of the text in `place` start among the catalog rows, and how many.
 fn run(table: &Table, place: usize) -> (usize, usize) {
     let value = table.value(place);
-    let word = |at: usize| u32::from_le_bytes(value[at..at + 4].try_into().expect("4 bytes"));
-    (word(0) as usize, word(4) as usize)
+    (le_u32(value, 0) as usize, le_u32(value, 4) as usize)
 }

@@ -12,8 +12,9 @@ use std::io::Write;
 use std::ops::Deref;
 use std::path::Path;
 
-use memmap2::{Advice, Mmap};
+use memmap2::Mmap;
 
+use crate::store::encoded::{foreign_tag, map_for_lookups};
 use crate::store::{io_error, StoreError};
 
 const HEADER: usize = 24;
@@ -80,14 +81,7 @@ impl Table {
         value: usize,
     ) -> Result<Self, StoreError> {
         let file = File::open(path).map_err(io_error(format!("opening {}", path.display())))?;
-        // SAFETY: a published generation is immutable (written once, sealed by its checksums,
-        // replaced only by a new generation directory), so the mapped bytes do not change under
-        // the map; the length is checked below, so no row is read past the end.
-        let map =
-            unsafe { Mmap::map(&file) }.map_err(io_error(format!("mapping {}", path.display())))?;
-        // Look-ups touch a few scattered rows: read-ahead would only fill memory.
-        map.advise(Advice::Random)
-            .map_err(io_error(format!("advising {}", path.display())))?;
+        let map = map_for_lookups(&file, path)?;
         let corrupt = |reason: String| StoreError::Corrupt {
             path: path.display().to_string(),
             reason,
@@ -96,11 +90,7 @@ impl Table {
             .get(..HEADER)
             .ok_or_else(|| corrupt("shorter than its header".into()))?;
         if &header[..8] != tag {
-            return Err(corrupt(format!(
-                "starts with {:?}, not {:?}: written by another drugcite version; re-ingest",
-                String::from_utf8_lossy(&header[..8]),
-                String::from_utf8_lossy(tag)
-            )));
+            return Err(corrupt(foreign_tag(header, tag)));
         }
         let word = |at: usize, width: usize| {
             let mut le = [0u8; 8];
@@ -190,6 +180,11 @@ impl Table {
         }
         lo
     }
+}
+
+/// The little-endian `u32` at `at` of a row's value.
+pub(crate) fn le_u32(value: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(value[at..at + 4].try_into().expect("4 bytes"))
 }
 
 /// The first 8 bytes of a key (zero-padded), big-endian: its place among the keys.
