@@ -24,7 +24,8 @@ import math
 import sys
 from collections import defaultdict
 
-FLAGS = ["combination", "other_drug", "unnamed_drug", "off_section", "peripheral", "patient_voice"]
+FLAGS = ["combination", "other_drug", "unnamed_drug", "off_section", "peripheral", "patient_voice",
+         "names_partner", "partner_names_subject"]
 SCALARS = ["section_similarity", "section_rank"]
 GRIDS = {
     "semantic": [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0],
@@ -32,6 +33,8 @@ GRIDS = {
     "section_rank": [0.0, -0.01, -0.03, -0.06, -0.1, -0.2],
     "meaning_margin": [0.03, 0.05, 0.08, 0.12, 0.2],
     "meaning_asked": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5],
+    "names_partner": [0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0, 1.5, 2.0],
+    "partner_names_subject": [-0.5, -0.2, 0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0, 1.5],
 }
 FLAG_GRID = [0.0, -0.1, -0.2, -0.35, -0.5, -0.7, -1.0, -1.5, -2.0, -3.0]
 PRIOR_GRID = [-1.0, -0.6, -0.3, -0.15, 0.0, 0.15, 0.3]
@@ -47,7 +50,7 @@ KEEP_PER_RETRIEVER = 150
 
 def copy_terms(copy):
     f = copy["features"]
-    return (f["lexical"], f["semantic"], [f[k] for k in SCALARS], [float(f[k]) for k in FLAGS],
+    return (f["lexical"], f["semantic"], [f[k] for k in SCALARS], [float(f.get(k, 0)) for k in FLAGS],
             copy["section"], f["section_margin"])
 
 
@@ -79,7 +82,7 @@ def text_score(weights, copies):
     """Best copy's score and the relevance of the best copies (a share when tied)."""
     best, gains = -1.0, []
     scalar_w = [weights[k] for k in SCALARS]
-    flag_w = [weights[k] for k in FLAGS]
+    flag_w = [weights.get(k, 0.0) for k in FLAGS]
     priors = weights.get("section_prior", {})
     for (lexical, semantic, scalars, flags, section, margin), relevant in copies:
         exponent = priors.get(section, 0.0) + sum(w * x for w, x in zip(scalar_w, scalars))

@@ -2,11 +2,12 @@
 //! drug and section relate to the question) and the learned weights that turn it into a score
 //! (`ranking-weights.json`, fitted by `scripts/fit-ranking.py`). Pure; no retrieval.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::TextHash;
 use crate::search::understanding::{Understanding, PERIPHERAL_SECTIONS};
 use crate::store::SegmentInfo;
 
@@ -45,6 +46,19 @@ pub struct CopyFeatures {
     pub peripheral: bool,
     /// Text addressed to the patient inside a professional section.
     pub patient_voice: bool,
+    /// A copy of the subject's label, in a section the question asks for (or any when it asks
+    /// for none), whose text names a partner the question names.
+    pub names_partner: bool,
+    /// A copy of a partner's label whose text names the subject.
+    pub partner_names_subject: bool,
+}
+
+/// The candidate texts that name the question's partners within the subject's labels, and
+/// those that name the subject within the partners' labels (both empty without a partner).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PartnerTexts {
+    pub naming_partner: HashSet<TextHash>,
+    pub naming_subject: HashSet<TextHash>,
 }
 
 /// Score = (lexical + semantic weight × semantic) × exp(Σ weight × feature + the prior of the
@@ -64,6 +78,10 @@ pub struct Weights {
     pub section_rank: f32,
     pub peripheral: f32,
     pub patient_voice: f32,
+    #[serde(default)]
+    pub names_partner: f32,
+    #[serde(default)]
+    pub partner_names_subject: f32,
     /// Learned log-prior per section key (0 for a section not listed).
     #[serde(default)]
     pub section_prior: BTreeMap<String, f32>,
@@ -90,6 +108,8 @@ impl Weights {
             + self.section_rank * f.section_rank
             + flag(f.peripheral, self.peripheral)
             + flag(f.patient_voice, self.patient_voice)
+            + flag(f.names_partner, self.names_partner)
+            + flag(f.partner_names_subject, self.partner_names_subject)
             + self.section_prior.get(section_key).copied().unwrap_or(0.0);
         (f.lexical + self.semantic * f.semantic) * exponent.exp()
     }
@@ -97,17 +117,21 @@ impl Weights {
 
 impl CopyFeatures {
     /// The features of the copy `info` of a text scored `scores`, given the question's
-    /// (section similarity, margin) of the copy's section as defined on the fields.
+    /// (section similarity, margin) of the copy's section as defined on the fields and the
+    /// texts naming its partners or subject.
     pub fn of(
         scores: TextScores,
         info: &SegmentInfo,
-        understanding: &Understanding,
+        (understanding, partners): (&Understanding, &PartnerTexts),
         (section_similarity, section_margin): (f32, f32),
     ) -> Self {
         let section = info.section_key.as_ref();
         let asked = understanding.sections.iter().position(|s| *s == section);
         let is_peripheral = PERIPHERAL_SECTIONS.contains(&section);
         let drug = drug_relation(info, understanding);
+        let own = matches!(drug, DrugRelation::Subject | DrugRelation::Combination);
+        let names = |texts: &HashSet<TextHash>| texts.contains(&info.text_hash);
+        let off_section = asked.is_none() && !understanding.sections.is_empty();
         Self {
             lexical: scores.lexical,
             semantic: scores.semantic,
@@ -116,10 +140,12 @@ impl CopyFeatures {
             combination: drug == DrugRelation::Combination,
             other_drug: drug == DrugRelation::Other,
             unnamed_drug: drug == DrugRelation::Unnamed,
-            off_section: asked.is_none() && !understanding.sections.is_empty(),
+            off_section,
             section_rank: asked.unwrap_or(0).min(5) as f32,
             peripheral: is_peripheral && asked.is_none(),
             patient_voice: info.addresses_patient && !is_peripheral,
+            names_partner: own && !off_section && names(&partners.naming_partner),
+            partner_names_subject: drug == DrugRelation::Other && names(&partners.naming_subject),
         }
     }
 }
@@ -152,7 +178,79 @@ fn drug_relation(info: &SegmentInfo, understanding: &Understanding) -> DrugRelat
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    use tantivy::DocAddress;
+
     use super::*;
+    use crate::search::understanding::DrugMention;
+    use crate::store::SegmentAddress;
+
+    fn copy(label: u32, section: &str, text: &str) -> SegmentInfo {
+        SegmentInfo {
+            address: SegmentAddress(DocAddress::new(0, label)),
+            label,
+            current: true,
+            section_key: Arc::from(section),
+            text_hash: TextHash::of(text),
+            addresses_patient: false,
+        }
+    }
+
+    fn mention(labels: &[u32]) -> DrugMention {
+        DrugMention {
+            word: "x".into(),
+            class: None,
+            labels: labels.iter().copied().collect(),
+            combinations: BTreeSet::new(),
+        }
+    }
+
+    #[test]
+    fn a_subject_text_naming_the_partner_in_an_asked_section_is_marked() {
+        let understanding = Understanding {
+            drugs: vec![mention(&[0]), mention(&[1])],
+            sections: vec!["drug_interactions"],
+            ..Understanding::default()
+        };
+        let naming = "Avoid use with clarithromycin.";
+        let partners = PartnerTexts {
+            naming_partner: HashSet::from([TextHash::of(naming)]),
+            naming_subject: HashSet::from([TextHash::of(naming)]),
+        };
+        let features = |info: &SegmentInfo| {
+            let question = (&understanding, &partners);
+            let scores = TextScores {
+                lexical: 1.0,
+                semantic: 1.0,
+            };
+            CopyFeatures::of(scores, info, question, (0.0, 0.0))
+        };
+        let subject = features(&copy(0, "drug_interactions", naming));
+        assert!(subject.names_partner && !subject.partner_names_subject);
+        let elsewhere = features(&copy(0, "clinical_pharmacology", naming));
+        assert!(
+            !elsewhere.names_partner,
+            "not in a section the question asks for"
+        );
+        let partner = features(&copy(1, "drug_interactions", naming));
+        assert!(!partner.names_partner && partner.partner_names_subject);
+        let silent = features(&copy(0, "drug_interactions", "Take with food."));
+        assert!(!silent.names_partner);
+        let weights = Weights::learned();
+        assert!(
+            weights.score(&subject, "x")
+                > weights.score(
+                    &CopyFeatures {
+                        names_partner: false,
+                        ..subject
+                    },
+                    "x"
+                ),
+            "naming the partner raises the score"
+        );
+    }
 
     #[test]
     fn the_learned_weights_parse_and_penalties_lower_the_score() {

@@ -29,9 +29,10 @@ use crate::label::section_name;
 use crate::live::{Live, LiveIndex};
 use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
 use collapse::{AlsoIn, Collapsed};
-use features::Weights;
+use features::{PartnerTexts, Weights};
 use lexical::{
-    analyse, labels_candidates, lexical_candidates, lexical_candidates_and_within, LexicalHit,
+    analyse, labels_candidates, labels_texts_naming, lexical_candidates,
+    lexical_candidates_and_within, LexicalHit,
 };
 use ranking::{rank, Candidates};
 use section_space::SectionSpace;
@@ -63,6 +64,7 @@ struct Retrieved {
     live: Arc<Live>,
     understanding: Understanding,
     lexical: Vec<LexicalHit>,
+    partners: PartnerTexts,
     semantic: Vec<(TextHash, f32)>,
     query_vector: Option<Arc<Vec<f32>>>,
 }
@@ -149,8 +151,11 @@ impl Searcher {
         let subject_keywords = or_question(&understanding.subject_keywords);
         let topic = or_question(&understanding.topic);
         let queries = (keywords.as_str(), subject_keywords.as_str());
-        let lexical = || lexical_pool(&live, queries, pool, &understanding);
-        let (lexical, query_vector) = match (&self.embedder, &live.dense) {
+        let lexical = || -> Result<_, StoreError> {
+            let hits = lexical_pool(&live, queries, pool, &understanding)?;
+            Ok((hits, partner_texts(&live, &understanding)?))
+        };
+        let ((lexical, partners), query_vector) = match (&self.embedder, &live.dense) {
             (Some(embedder), Some(_)) => {
                 let (lexical, vector) = self.beside_query_vector(embedder, &topic, lexical);
                 (lexical?, Some(vector?))
@@ -165,6 +170,7 @@ impl Searcher {
             live,
             understanding,
             lexical,
+            partners,
             semantic,
             query_vector,
         }))
@@ -209,6 +215,7 @@ impl Searcher {
             semantic: &found.semantic,
             similarity: &similarity,
             section_similarity: &section_similarity,
+            partners: &found.partners,
         })
     }
 
@@ -293,6 +300,24 @@ fn lexical_pool(
     let scale = anchor.unwrap_or(best_within) / best_within;
     within.iter_mut().for_each(|hit| hit.score *= scale);
     Ok(joined(within, everywhere))
+}
+
+/// The texts of the subject's labels that name a partner, and those of the partners' labels
+/// that name the subject (nothing without a partner).
+fn partner_texts(live: &Live, understanding: &Understanding) -> Result<PartnerTexts, StoreError> {
+    let naming = &understanding.naming;
+    let (Some(subject), false) = (understanding.drugs.first(), naming.partner.is_empty()) else {
+        return Ok(PartnerTexts::default());
+    };
+    let partner_labels = understanding.drugs[1..]
+        .iter()
+        .filter(|d| d.labels.is_disjoint(&subject.labels))
+        .flat_map(|d| d.labels.iter().copied())
+        .collect();
+    Ok(PartnerTexts {
+        naming_partner: labels_texts_naming(&live.snapshot, &naming.partner, &subject.labels)?,
+        naming_subject: labels_texts_naming(&live.snapshot, &naming.subject, &partner_labels)?,
+    })
 }
 
 /// `first` and the texts of `then` it lacks, best first.

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::domain::{Fingerprint, TextHash};
 use crate::search::collapse::{collapse, Collapsed};
-use crate::search::features::{CopyFeatures, TextScores, Weights};
+use crate::search::features::{CopyFeatures, PartnerTexts, TextScores, Weights};
 use crate::search::lexical::LexicalHit;
 use crate::search::understanding::Understanding;
 use crate::store::{Copies, SegmentCatalog, SegmentInfo};
@@ -22,6 +22,8 @@ pub struct Candidates<'a> {
     /// The `section_similarity` and `section_margin` features of a section key (0 without
     /// embeddings).
     pub section_similarity: &'a dyn Fn(&str) -> (f32, f32),
+    /// The texts naming the question's partners or subject (`features::PartnerTexts`).
+    pub partners: &'a PartnerTexts,
 }
 
 /// A candidate text: its scaled retrieval scores and the copy retrieval found best.
@@ -90,7 +92,8 @@ pub fn rank(
             let scored = copies.of(text.text, catalog).filter_map(|(fp, info)| {
                 keep(&info).then_some(())?;
                 let similarity = (candidates.section_similarity)(&info.section_key);
-                let features = CopyFeatures::of(text.scores, &info, understanding, similarity);
+                let question = (understanding, candidates.partners);
+                let features = CopyFeatures::of(text.scores, &info, question, similarity);
                 Some((fp, weights.score(&features, &info.section_key)))
             });
             collapse(scored, text.best)
@@ -171,6 +174,7 @@ mod tests {
             semantic: &[],
             similarity: &none,
             section_similarity: &flat,
+            partners: &PartnerTexts::default(),
         };
         let ranked = rank(
             &candidates,
@@ -205,6 +209,7 @@ mod tests {
             semantic: &[],
             similarity: &none,
             section_similarity: &flat,
+            partners: &PartnerTexts::default(),
         };
         let ranked = best(&rank(
             &candidates,
@@ -257,6 +262,7 @@ mod tests {
             semantic: &[],
             similarity: &none,
             section_similarity: &flat,
+            partners: &PartnerTexts::default(),
         };
         let ranked = rank(
             &candidates,

@@ -14,7 +14,7 @@ use crate::eval::{EvalQuestion, Judged};
 use crate::label::section_name;
 use crate::search::collapse::searchable;
 use crate::search::features::CopyFeatures;
-use crate::search::ranking::{fused_texts, FusedText};
+use crate::search::ranking::{fused_texts, Candidates, FusedText};
 use crate::store::SegmentInfo;
 
 /// One candidate text: its copies, distinct by (features, relevance) — copies alike in both
@@ -45,7 +45,7 @@ impl Searcher {
         self.with_candidates(&found, |candidates| {
             fused_texts(candidates)
                 .iter()
-                .map(|text| training_text(&found, judged, text, candidates.section_similarity))
+                .map(|text| training_text(&found, judged, text, candidates))
                 .collect()
         })
     }
@@ -55,7 +55,7 @@ fn training_text(
     found: &Retrieved,
     judged: &EvalQuestion,
     text: &FusedText,
-    section_similarity: &dyn Fn(&str) -> (f32, f32),
+    candidates: &Candidates,
 ) -> Result<TrainingText, EngineError> {
     let live = &found.live;
     let copies: Vec<SegmentInfo> = live
@@ -77,8 +77,9 @@ fn training_text(
             section: &section_name(&info.section_key),
             text: &body,
         });
-        let similarity = section_similarity(&info.section_key);
-        let features = CopyFeatures::of(text.scores, &info, &found.understanding, similarity);
+        let similarity = (candidates.section_similarity)(&info.section_key);
+        let question = (&found.understanding, candidates.partners);
+        let features = CopyFeatures::of(text.scores, &info, question, similarity);
         let key = (
             relevant,
             format!("{features:?}"),

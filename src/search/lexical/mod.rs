@@ -5,9 +5,11 @@
 //! a generation written before that index, over every segment (`segments.rs`). Ties go to the
 //! smaller fingerprint, so the order never depends on index layout or threads.
 
+mod naming;
 mod segments;
 mod texts;
 
+pub use naming::labels_texts_naming;
 pub use texts::LiveTexts;
 
 use std::collections::{BTreeSet, HashMap};

@@ -15,6 +15,7 @@ mod drug_words;
 pub mod form;
 mod intent;
 mod lay;
+mod naming;
 pub mod populations;
 mod spelling;
 mod stems;
@@ -24,6 +25,8 @@ use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
 use intent::{add_population_sections, interaction_sections, section_intents};
 use lay::LayTerms;
+use naming::NameTable;
+pub use naming::Naming;
 use spelling::SpellingIndex;
 
 /// ranked below the professional sections unless a question asks for them.
@@ -82,6 +85,8 @@ pub struct Understanding {
     /// text, learned through `DrugVocabulary::with_unlabelled_drugs`; curated brands and class
     /// members without a label; words shaped like drug names), in question order.
     pub unlabelled_drugs: Vec<String>,
+    /// How a text names the partners the question names beside its subject, and the subject.
+    pub naming: Naming,
 }
 
 /// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
@@ -122,6 +127,8 @@ pub struct DrugVocabulary {
     /// Drug names of which the index holds no label: from curated data (brands, their
     /// generics, class members) and from label text (`with_unlabelled_drugs`).
     unlabelled: BTreeSet<String>,
+    /// What the labels call their drugs and the curated classes' members.
+    names: NameTable,
 }
 
 impl DrugVocabulary {
@@ -183,6 +190,7 @@ impl DrugVocabulary {
             .map(|l| l.label)
             .collect();
         let lay_terms = LayTerms::curated();
+        let names = NameTable::build(&labels);
         Self {
             labels_by_word,
             continuations,
@@ -192,6 +200,7 @@ impl DrugVocabulary {
             leading,
             spelling,
             unlabelled,
+            names,
         }
     }
 
@@ -232,8 +241,11 @@ impl DrugVocabulary {
                 drugs.push(mention);
             }
         }
+        let subject = drugs.first().filter(|_| !subject_open);
+        let partners = self.partners(&drugs);
+        let naming = self.naming(subject, &partners, &unlabelled_drugs);
         let mut sections = section_intents(&lower);
-        if sections.is_empty() && !subject_open && self.names_a_partner(&drugs) {
+        if sections.is_empty() && subject.is_some() && !partners.is_empty() {
             sections = interaction_sections();
         }
         add_population_sections(&lower, &mut sections);
@@ -245,13 +257,14 @@ impl DrugVocabulary {
             keywords,
             subject_keywords,
             unlabelled_drugs,
+            naming,
         }
     }
 
-    /// Whether a drug named after the subject, by a class or a word a name begins with, shares
-    /// none of its labels (another drug, not an ingredient of the subject's combination): two
+    /// The drugs named after the subject, by a class or a word a name begins with, that share
+    /// none of its labels (other drugs, not ingredients of the subject's combination): two
     /// drugs named together ask how they interact.
-    fn names_a_partner(&self, drugs: &[DrugMention]) -> bool {
+    fn partners<'d>(&self, drugs: &'d [DrugMention]) -> Vec<&'d DrugMention> {
         let leads = |w: &str| self.leading.contains(w);
         let named = |d: &DrugMention| {
             d.class.is_some() || leads(&d.word) || singular(&d.word).is_some_and(leads)
@@ -259,8 +272,9 @@ impl DrugVocabulary {
         match drugs {
             [subject, others @ ..] => others
                 .iter()
-                .any(|other| named(other) && other.labels.is_disjoint(&subject.labels)),
-            [] => false,
+                .filter(|other| named(other) && other.labels.is_disjoint(&subject.labels))
+                .collect(),
+            [] => Vec::new(),
         }
     }
 

@@ -1,0 +1,149 @@
+//! The words a label text would use for a drug or class the question names: the question's own
+//! word, what the mention's labels call their drug (the leading name word of a one-ingredient
+//! generic), a class's phrases, curated members and FDA class name. Data from the labels and
+//! the curated class table; no question reading and no searching here.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::drug_words::is_name_word;
+use super::{name_parts, DrugMention, DrugVocabulary, LabelNames};
+use crate::text::name_words;
+
+/// Phrases (lowercase) a text uses when it names the question's partner drugs or its subject.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Naming {
+    /// Names of the partners: other drugs or classes named beside the subject, and drugs named
+    /// that have no label in the index.
+    pub partner: BTreeSet<String>,
+    /// Names of the subject (empty when the question names no partner).
+    pub subject: BTreeSet<String>,
+}
+
+/// What the labels call their drugs and which members the curated classes list.
+#[derive(Default)]
+pub(super) struct NameTable {
+    /// Label → the leading name word of its generic name, for labels of one ingredient.
+    called: HashMap<u32, String>,
+    /// Curated class name (lowercase) → its members' first words.
+    members: HashMap<String, Vec<String>>,
+}
+
+impl NameTable {
+    pub(super) fn build(labels: &[LabelNames]) -> Self {
+        let called = labels
+            .iter()
+            .filter_map(|l| Some((l.label, leading_name_word(l.generic)?)))
+            .collect();
+        let members = crate::curated::drug_classes()
+            .into_iter()
+            .map(|c| (c.name.to_lowercase(), c.members))
+            .collect();
+        Self { called, members }
+    }
+}
+
+/// The first word of a one-ingredient generic name that can be a drug name ("ketorolac" of
+/// "ketorolac tromethamine"; none for "carbidopa and levodopa").
+fn leading_name_word(generic: &str) -> Option<String> {
+    let lower = generic.to_lowercase();
+    let parts = name_parts(&lower);
+    let [only] = parts.as_slice() else {
+        return None;
+    };
+    let word = name_words(only).find(|w| is_name_word(w))?;
+    Some(word.to_owned())
+}
+
+impl DrugVocabulary {
+    /// The partners' and the subject's names, when the question names a partner: `partners`
+    /// (mentions after the subject) and `unlabelled` drugs; nothing without a subject.
+    pub(super) fn naming(
+        &self,
+        subject: Option<&DrugMention>,
+        partners: &[&DrugMention],
+        unlabelled: &[String],
+    ) -> Naming {
+        let Some(subject) = subject else {
+            return Naming::default();
+        };
+        let mut partner: BTreeSet<String> = unlabelled.iter().cloned().collect();
+        for mention in partners {
+            partner.extend(self.names_of(mention));
+        }
+        if partner.is_empty() {
+            return Naming::default();
+        }
+        Naming {
+            partner,
+            subject: self.names_of(subject),
+        }
+    }
+
+    /// The mention's word and what its labels call their drug; for a class, also its phrases,
+    /// its name and its curated members.
+    fn names_of(&self, mention: &DrugMention) -> BTreeSet<String> {
+        let mut names = BTreeSet::from([mention.word.clone()]);
+        let called = mention
+            .labels
+            .iter()
+            .filter_map(|l| self.names.called.get(l));
+        names.extend(called.cloned());
+        if let Some(class) = &mention.class {
+            names.insert(class.clone());
+            let phrases = self.classes.iter().filter(|c| c.name == *class);
+            names.extend(phrases.map(|c| c.words.join(" ")));
+            names.extend(self.names.members.get(class).into_iter().flatten().cloned());
+        }
+        names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::vocabulary;
+    use super::*;
+
+    #[test]
+    fn a_label_is_called_by_the_leading_name_word_of_its_one_ingredient() {
+        assert_eq!(
+            leading_name_word("Ketorolac Tromethamine").as_deref(),
+            Some("ketorolac")
+        );
+        assert_eq!(
+            leading_name_word("sodium zirconium cyclosilicate").as_deref(),
+            Some("zirconium")
+        );
+        assert_eq!(leading_name_word("carbidopa and levodopa"), None);
+    }
+
+    #[test]
+    fn partners_are_named_by_their_words_generics_and_class_members() {
+        let v = vocabulary();
+        let u = v.understand("Zoloft with pimozide");
+        assert!(u.naming.partner.contains("pimozide"));
+        assert!(u.naming.subject.contains("zoloft") && u.naming.subject.contains("sertraline"));
+        let class = v.understand("sertraline and statins");
+        for name in [
+            "statin",
+            "hmg-coa reductase inhibitor",
+            "simvastatin",
+            "atorvastatin",
+        ] {
+            assert!(class.naming.partner.contains(name), "{name}: {class:?}");
+        }
+        let unlabelled = v.understand("sertraline with lisinopril");
+        assert_eq!(
+            unlabelled.naming.partner,
+            BTreeSet::from(["lisinopril".to_owned()])
+        );
+        assert_eq!(
+            v.understand("sertraline bleeding").naming,
+            Naming::default()
+        );
+        assert_eq!(
+            v.understand("drugs contraindicated with pimozide").naming,
+            Naming::default(),
+            "no subject"
+        );
+    }
+}

@@ -1,0 +1,57 @@
+//! The texts of a label that name a partner drug (`labels_texts_naming`, behind the ranking
+//! feature `names_partner`): exactly the current texts of the given labels holding the name,
+//! a phrase only with its words in order, over the subset of the shared corpus.
+
+use std::collections::{BTreeSet, HashSet};
+
+use drugcite::domain::TextHash;
+use drugcite::search::lexical::labels_texts_naming;
+use drugcite::store::{DataDir, Snapshot};
+
+use crate::helpers::subset_index;
+
+fn names(names: &[&str]) -> BTreeSet<String> {
+    names.iter().map(|n| (*n).to_owned()).collect()
+}
+
+#[test]
+fn the_texts_naming_a_partner_are_the_labels_texts_holding_its_name() {
+    let snapshot = Snapshot::open_current(&DataDir::new(&subset_index().data_dir)).unwrap();
+    let sertraline: BTreeSet<u32> = snapshot
+        .current_labels()
+        .filter(|(_, label)| label.drug.name.to_lowercase().contains("sertraline"))
+        .map(|(ordinal, _)| ordinal)
+        .collect();
+    assert!(!sertraline.is_empty(), "the subset holds sertraline");
+    let (mut pimozide, mut maoi) = (HashSet::<TextHash>::new(), HashSet::<TextHash>::new());
+    snapshot
+        .visit_segments(|segment| {
+            let text = segment.text.to_lowercase();
+            if segment.current && sertraline.contains(&segment.label) {
+                if text.contains("pimozide") {
+                    pimozide.insert(segment.text_hash);
+                }
+                if text.contains("monoamine oxidase inhibitor") {
+                    maoi.insert(segment.text_hash);
+                }
+            }
+        })
+        .unwrap();
+    assert!(!pimozide.is_empty() && !maoi.is_empty());
+    let found = |n: &[&str]| labels_texts_naming(&snapshot, &names(n), &sertraline).unwrap();
+    assert_eq!(found(&["pimozide"]), pimozide);
+    let phrase = found(&["monoamine oxidase inhibitors"]);
+    assert!(
+        maoi.is_subset(&phrase),
+        "a plural finds the singular's stem"
+    );
+    assert!(found(&["oxidase monoamine"]).is_empty(), "words in order");
+    let either = found(&["pimozide", "monoamine oxidase inhibitors"]);
+    assert_eq!(either, &pimozide | &phrase);
+    assert!(found(&["the"]).is_empty(), "a stop word names nothing");
+    assert!(
+        labels_texts_naming(&snapshot, &names(&["pimozide"]), &BTreeSet::new())
+            .unwrap()
+            .is_empty()
+    );
+}
