@@ -49,16 +49,12 @@ pub struct CopyFeatures {
     /// A copy of the subject's label, in a section the question asks for (or any when it asks
     /// for none), whose text names a partner the question names.
     pub names_partner: bool,
-    /// A copy of a partner's label whose text names the subject.
-    pub partner_names_subject: bool,
 }
 
-/// The candidate texts that name the question's partners within the subject's labels, and
-/// those that name the subject within the partners' labels (both empty without a partner).
+/// The texts of the subject's labels that name the question's partners (empty without one).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PartnerTexts {
     pub naming_partner: HashSet<TextHash>,
-    pub naming_subject: HashSet<TextHash>,
 }
 
 /// Score = (lexical + semantic weight × semantic) × exp(Σ weight × feature + the prior of the
@@ -80,8 +76,6 @@ pub struct Weights {
     pub patient_voice: f32,
     #[serde(default)]
     pub names_partner: f32,
-    #[serde(default)]
-    pub partner_names_subject: f32,
     /// Learned log-prior per section key (0 for a section not listed).
     #[serde(default)]
     pub section_prior: BTreeMap<String, f32>,
@@ -109,7 +103,6 @@ impl Weights {
             + flag(f.peripheral, self.peripheral)
             + flag(f.patient_voice, self.patient_voice)
             + flag(f.names_partner, self.names_partner)
-            + flag(f.partner_names_subject, self.partner_names_subject)
             + self.section_prior.get(section_key).copied().unwrap_or(0.0);
         (f.lexical + self.semantic * f.semantic) * exponent.exp()
     }
@@ -145,7 +138,6 @@ impl CopyFeatures {
             peripheral: is_peripheral && asked.is_none(),
             patient_voice: info.addresses_patient && !is_peripheral,
             names_partner: own && !off_section && names(&partners.naming_partner),
-            partner_names_subject: drug == DrugRelation::Other && names(&partners.naming_subject),
         }
     }
 }
@@ -217,7 +209,6 @@ mod tests {
         let naming = "Avoid use with clarithromycin.";
         let partners = PartnerTexts {
             naming_partner: HashSet::from([TextHash::of(naming)]),
-            naming_subject: HashSet::from([TextHash::of(naming)]),
         };
         let features = |info: &SegmentInfo| {
             let question = (&understanding, &partners);
@@ -228,14 +219,14 @@ mod tests {
             CopyFeatures::of(scores, info, question, (0.0, 0.0))
         };
         let subject = features(&copy(0, "drug_interactions", naming));
-        assert!(subject.names_partner && !subject.partner_names_subject);
+        assert!(subject.names_partner);
         let elsewhere = features(&copy(0, "clinical_pharmacology", naming));
         assert!(
             !elsewhere.names_partner,
             "not in a section the question asks for"
         );
         let partner = features(&copy(1, "drug_interactions", naming));
-        assert!(!partner.names_partner && partner.partner_names_subject);
+        assert!(!partner.names_partner, "a copy of the partner's label");
         let silent = features(&copy(0, "drug_interactions", "Take with food."));
         assert!(!silent.names_partner);
         let weights = Weights::learned();

@@ -302,22 +302,14 @@ fn lexical_pool(
     Ok(joined(within, everywhere))
 }
 
-/// The texts of the subject's labels that name a partner, and those of the partners' labels
-/// that name the subject (nothing without a partner).
+/// The texts of the subject's labels that name a partner (none without a partner).
 fn partner_texts(live: &Live, understanding: &Understanding) -> Result<PartnerTexts, StoreError> {
-    let naming = &understanding.naming;
-    let (Some(subject), false) = (understanding.drugs.first(), naming.partner.is_empty()) else {
+    let names = &understanding.partner_names;
+    let (Some(subject), false) = (understanding.drugs.first(), names.is_empty()) else {
         return Ok(PartnerTexts::default());
     };
-    let partner_labels = understanding.drugs[1..]
-        .iter()
-        .filter(|d| d.labels.is_disjoint(&subject.labels))
-        .flat_map(|d| d.labels.iter().copied())
-        .collect();
-    Ok(PartnerTexts {
-        naming_partner: labels_texts_naming(&live.snapshot, &naming.partner, &subject.labels)?,
-        naming_subject: labels_texts_naming(&live.snapshot, &naming.subject, &partner_labels)?,
-    })
+    let naming_partner = labels_texts_naming(&live.snapshot, names, &subject.labels)?;
+    Ok(PartnerTexts { naming_partner })
 }
 
 /// `first` and the texts of `then` it lacks, best first.

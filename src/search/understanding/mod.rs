@@ -26,7 +26,6 @@ use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
 use intent::{add_population_sections, interaction_sections, section_intents};
 use lay::LayTerms;
 use naming::NameTable;
-pub use naming::Naming;
 use spelling::SpellingIndex;
 
 /// ranked below the professional sections unless a question asks for them.
@@ -85,8 +84,10 @@ pub struct Understanding {
     /// text, learned through `DrugVocabulary::with_unlabelled_drugs`; curated brands and class
     /// members without a label; words shaped like drug names), in question order.
     pub unlabelled_drugs: Vec<String>,
-    /// How a text names the partners the question names beside its subject, and the subject.
-    pub naming: Naming,
+    /// The names (lowercase phrases) a label text uses for the partners the question names
+    /// beside its subject: their words, generics, class phrases and members, and drugs named
+    /// that have no label (empty without a subject or a partner).
+    pub partner_names: BTreeSet<String>,
 }
 
 /// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
@@ -243,7 +244,7 @@ impl DrugVocabulary {
         }
         let subject = drugs.first().filter(|_| !subject_open);
         let partners = self.partners(&drugs);
-        let naming = self.naming(subject, &partners, &unlabelled_drugs);
+        let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
         let mut sections = section_intents(&lower);
         if sections.is_empty() && subject.is_some() && !partners.is_empty() {
             sections = interaction_sections();
@@ -257,7 +258,7 @@ impl DrugVocabulary {
             keywords,
             subject_keywords,
             unlabelled_drugs,
-            naming,
+            partner_names,
         }
     }
 

@@ -9,16 +9,6 @@ use super::drug_words::is_name_word;
 use super::{name_parts, DrugMention, DrugVocabulary, LabelNames};
 use crate::text::name_words;
 
-/// Phrases (lowercase) a text uses when it names the question's partner drugs or its subject.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Naming {
-    /// Names of the partners: other drugs or classes named beside the subject, and drugs named
-    /// that have no label in the index.
-    pub partner: BTreeSet<String>,
-    /// Names of the subject (empty when the question names no partner).
-    pub subject: BTreeSet<String>,
-}
-
 /// What the labels call their drugs and which members the curated classes list.
 #[derive(Default)]
 pub(super) struct NameTable {
@@ -55,28 +45,22 @@ fn leading_name_word(generic: &str) -> Option<String> {
 }
 
 impl DrugVocabulary {
-    /// The partners' and the subject's names, when the question names a partner: `partners`
-    /// (mentions after the subject) and `unlabelled` drugs; nothing without a subject.
-    pub(super) fn naming(
+    /// The names (lowercase phrases) a text uses for the question's partners: `partners`
+    /// (mentions after the subject) and `unlabelled` drugs; none without a subject.
+    pub(super) fn partner_names(
         &self,
         subject: Option<&DrugMention>,
         partners: &[&DrugMention],
         unlabelled: &[String],
-    ) -> Naming {
-        let Some(subject) = subject else {
-            return Naming::default();
-        };
-        let mut partner: BTreeSet<String> = unlabelled.iter().cloned().collect();
+    ) -> BTreeSet<String> {
+        if subject.is_none() {
+            return BTreeSet::new();
+        }
+        let mut names: BTreeSet<String> = unlabelled.iter().cloned().collect();
         for mention in partners {
-            partner.extend(self.names_of(mention));
+            names.extend(self.names_of(mention));
         }
-        if partner.is_empty() {
-            return Naming::default();
-        }
-        Naming {
-            partner,
-            subject: self.names_of(subject),
-        }
+        names
     }
 
     /// The mention's word and what its labels call their drug; for a class, also its phrases,
@@ -119,9 +103,12 @@ mod tests {
     #[test]
     fn partners_are_named_by_their_words_generics_and_class_members() {
         let v = vocabulary();
-        let u = v.understand("Zoloft with pimozide");
-        assert!(u.naming.partner.contains("pimozide"));
-        assert!(u.naming.subject.contains("zoloft") && u.naming.subject.contains("sertraline"));
+        let u = v.understand("pimozide with Zoloft");
+        assert!(u.partner_names.contains("zoloft") && u.partner_names.contains("sertraline"));
+        assert!(
+            !u.partner_names.contains("pimozide"),
+            "the subject is no partner"
+        );
         let class = v.understand("sertraline and statins");
         for name in [
             "statin",
@@ -129,21 +116,15 @@ mod tests {
             "simvastatin",
             "atorvastatin",
         ] {
-            assert!(class.naming.partner.contains(name), "{name}: {class:?}");
+            assert!(class.partner_names.contains(name), "{name}: {class:?}");
         }
         let unlabelled = v.understand("sertraline with lisinopril");
         assert_eq!(
-            unlabelled.naming.partner,
+            unlabelled.partner_names,
             BTreeSet::from(["lisinopril".to_owned()])
         );
-        assert_eq!(
-            v.understand("sertraline bleeding").naming,
-            Naming::default()
-        );
-        assert_eq!(
-            v.understand("drugs contraindicated with pimozide").naming,
-            Naming::default(),
-            "no subject"
-        );
+        assert!(v.understand("sertraline bleeding").partner_names.is_empty());
+        let open = v.understand("drugs contraindicated with pimozide");
+        assert!(open.partner_names.is_empty(), "no subject");
     }
 }
