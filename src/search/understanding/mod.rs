@@ -123,7 +123,8 @@ pub struct DrugVocabulary {
     /// Words that begin a name (a generic's first word, a brand): what a drug is called by,
     /// unlike the later words of a name ("complex" of "sodium ferric gluconate complex").
     leading: BTreeSet<String>,
-    /// Name words, for reading a misspelled drug name.
+    /// Name words a name begins with, for reading a misspelled drug name (not the later words
+    /// of product names, "starter" of "… starter kit", which ordinary words sit one edit from).
     spelling: SpellingIndex,
     /// Drug names of which the index holds no label: from curated data (brands, their
     /// generics, class members) and from label text (`with_unlabelled_drugs`).
@@ -169,7 +170,7 @@ impl DrugVocabulary {
             }
         }
         continuations.retain(|word, _| !standalone.contains(word));
-        let spelling = SpellingIndex::new(labels_by_word.keys());
+        let spelling = SpellingIndex::new(labels_by_word.keys().filter(|w| leading.contains(*w)));
         let mut unlabelled = BTreeSet::new();
         for brand in crate::curated::brands() {
             match labels_by_word.get(&brand.generic).cloned() {

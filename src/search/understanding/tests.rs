@@ -160,3 +160,18 @@ fn the_subject_query_drops_the_subjects_names_unless_a_partner_is_named() {
     let class = v.understand("cholesterol medicine and muscle breakdown");
     assert_eq!(class.subject_keywords, class.keywords);
 }
+
+#[test]
+fn only_words_a_name_begins_with_are_read_through_misspellings() {
+    let names = vec!["ozanimod".to_owned(), "zeposia starter kit".to_owned()];
+    let v = DrugVocabulary::build([LabelNames {
+        label: 0,
+        generic: "ozanimod",
+        names: &names,
+        classes: &[],
+    }]);
+    let started = v.understand("heart rhythm medicine that has to be started in the hospital");
+    assert!(started.drugs.is_empty(), "{:?}", started.drugs);
+    assert_eq!(v.understand("ozanimd and heart rate").drugs.len(), 1);
+    assert_eq!(v.understand("zeposa and heart rate").drugs.len(), 1);
+}
