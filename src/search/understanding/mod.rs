@@ -263,23 +263,6 @@ impl DrugVocabulary {
         }
     }
 
-    /// The drugs named after the subject, by a class or a word a name begins with, that share
-    /// none of its labels (other drugs, not ingredients of the subject's combination): two
-    /// drugs named together ask how they interact.
-    fn partners<'d>(&self, drugs: &'d [DrugMention]) -> Vec<&'d DrugMention> {
-        let leads = |w: &str| self.leading.contains(w);
-        let named = |d: &DrugMention| {
-            d.class.is_some() || leads(&d.word) || singular(&d.word).is_some_and(leads)
-        };
-        match drugs {
-            [subject, others @ ..] => others
-                .iter()
-                .filter(|other| named(other) && other.labels.is_disjoint(&subject.labels))
-                .collect(),
-            [] => Vec::new(),
-        }
-    }
-
     /// Words outside the drug mentions that name a drug without a label, in order, once each.
     fn unlabelled_in(&self, tokens: &[&str], found: &[Found]) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();

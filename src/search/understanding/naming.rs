@@ -1,11 +1,11 @@
-//! The words a label text would use for a drug or class the question names: the question's own
-//! word, what the mention's labels call their drug (the leading name word of a one-ingredient
-//! generic), a class's phrases, curated members and FDA class name. Data from the labels and
-//! the curated class table; no question reading and no searching here.
+//! A question's partners (drugs or classes named beside its subject) and the words a label text
+//! would use for them: the question's word, what their labels call their drug (the leading name
+//! word of a one-ingredient generic), a class's phrases, curated members and FDA class name.
+//! Over the mentions already found and data from the labels; no searching here.
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::drug_words::is_name_word;
+use super::drug_words::{is_name_word, singular};
 use super::{name_parts, DrugMention, DrugVocabulary, LabelNames};
 use crate::text::name_words;
 
@@ -45,6 +45,23 @@ fn leading_name_word(generic: &str) -> Option<String> {
 }
 
 impl DrugVocabulary {
+    /// The drugs named after the subject, by a class or a word a name begins with, that share
+    /// none of its labels (other drugs, not ingredients of the subject's combination): two
+    /// drugs named together ask how they interact.
+    pub(super) fn partners<'d>(&self, drugs: &'d [DrugMention]) -> Vec<&'d DrugMention> {
+        let leads = |w: &str| self.leading.contains(w);
+        let named = |d: &DrugMention| {
+            d.class.is_some() || leads(&d.word) || singular(&d.word).is_some_and(leads)
+        };
+        match drugs {
+            [subject, others @ ..] => others
+                .iter()
+                .filter(|other| named(other) && other.labels.is_disjoint(&subject.labels))
+                .collect(),
+            [] => Vec::new(),
+        }
+    }
+
     /// The names (lowercase phrases) a text uses for the question's partners: `partners`
     /// (mentions after the subject) and `unlabelled` drugs; none without a subject.
     pub(super) fn partner_names(
