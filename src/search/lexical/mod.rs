@@ -7,6 +7,7 @@
 
 mod segments;
 mod texts;
+mod top_texts;
 
 pub use texts::LiveTexts;
 
