@@ -91,6 +91,7 @@ impl Engine {
             let top = TopK::parse(Some(FALLBACK_SEGMENTS)).expect("a valid top_k");
             self.searcher
                 .search(question, top, &SearchFilters::default())?
+                .hits
         } else {
             Vec::new()
         };

@@ -148,7 +148,7 @@ fn search(engine: &Engine, args: &Arguments) -> Result<SearchView, ToolError> {
         args.text("section")?,
         args.text("route")?,
     )?;
-    let hits = engine.searcher.search(&question, top_k, &filters)?;
+    let hits = engine.searcher.search(&question, top_k, &filters)?.hits;
     Ok(SearchView {
         query: question.as_str().to_owned(),
         results: hits.iter().map(SearchResultView::from).collect(),

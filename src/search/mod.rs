@@ -45,6 +45,13 @@ const FILTERED_CANDIDATES: usize = 5_000;
 /// Extra BM25 candidates taken from the subject drug's (or class's) own labels.
 const SUBJECT_CANDIDATES: usize = 100;
 
+/// A search's answer: its texts, best first, and the drugs the question names of which the
+/// index holds no label (read from the same understanding the ranking used).
+pub struct SearchAnswer {
+    pub hits: Vec<SearchHit>,
+    pub unmatched_drugs: Vec<String>,
+}
+
 /// One distinct text of a search answer: its best copy, and the other labels holding it.
 pub struct SearchHit {
     pub segment: StoredSegment,
@@ -106,39 +113,41 @@ impl Searcher {
         question: &Question,
         top_k: TopK,
         filters: &SearchFilters,
-    ) -> Result<Vec<SearchHit>, EngineError> {
+    ) -> Result<SearchAnswer, EngineError> {
         let pool = if filters.is_empty() {
             CANDIDATES
         } else {
             FILTERED_CANDIDATES
         };
-        let Some(found) = self.retrieve(question, pool)? else {
-            return Ok(Vec::new());
-        };
+        let found = self.retrieve(question, pool)?;
         let live = &found.live;
         let keep = |info: &SegmentInfo| matches_filters(&live.snapshot, info, filters);
-        self.ranked(&found, &keep)
+        let hits = self
+            .ranked(&found, &keep)
             .into_iter()
             .take(top_k.get())
             .map(|collapsed| hit(live, collapsed))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok(SearchAnswer {
+            hits,
+            unmatched_drugs: found.understanding.unlabelled_drugs.clone(),
+        })
     }
 
-    /// Drugs or brands the question names of which the live index holds no label.
-    pub fn unmatched_drugs(&self, question: &Question) -> Vec<String> {
+    /// The question understood, and its BM25 and dense candidates (none when it has no word
+    /// to search for).
+    fn retrieve(&self, question: &Question, pool: usize) -> Result<Retrieved, EngineError> {
         let live = self.index.current();
-        live.vocabulary
-            .understand(question.as_str())
-            .unlabelled_drugs
-    }
-
-    /// The question understood, and its BM25 and dense candidates (`None`: nothing to search).
-    fn retrieve(&self, question: &Question, pool: usize) -> Result<Option<Retrieved>, EngineError> {
-        let live = self.index.current();
-        if analyse(&live.snapshot, question.as_str()).is_empty() {
-            return Ok(None);
-        }
         let understanding = live.vocabulary.understand(question.as_str());
+        if analyse(&live.snapshot, question.as_str()).is_empty() {
+            return Ok(Retrieved {
+                live,
+                understanding,
+                lexical: Vec::new(),
+                semantic: Vec::new(),
+                query_vector: None,
+            });
+        }
         let understanding = indicated::with_indicated_subject(&live, understanding)?;
         let or_question = |text: &'_ str| {
             if analyse(&live.snapshot, text).is_empty() {
@@ -166,14 +175,14 @@ impl Searcher {
             (Some(dense), Some(vector)) => dense.nearest(vector, pool),
             _ => Vec::new(),
         };
-        Ok(Some(Retrieved {
+        Ok(Retrieved {
             live,
             understanding,
             lexical,
             partners,
             semantic,
             query_vector,
-        }))
+        })
     }
 
     /// The retrieved texts ranked with the learned weights, each by its best copy `keep` accepts.

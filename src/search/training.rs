@@ -39,9 +39,7 @@ impl Searcher {
         question: &Question,
         judged: &EvalQuestion,
     ) -> Result<Vec<TrainingText>, EngineError> {
-        let Some(found) = self.retrieve(question, CANDIDATES)? else {
-            return Ok(Vec::new());
-        };
+        let found = self.retrieve(question, CANDIDATES)?;
         self.with_candidates(&found, |candidates| {
             fused_texts(candidates)
                 .iter()

@@ -19,6 +19,8 @@ use crate::store::{MappedVectors, StoreError};
 /// least `MIN_SHORTLIST` (its error is ~0.01 in cosine, far inside this margin).
 const SHORTLIST_FACTOR: usize = 4;
 const MIN_SHORTLIST: usize = 1_000;
+/// Rows of the shortlist whose memory is requested ahead of their re-scoring.
+const PREFETCH_AHEAD: usize = 4;
 
 /// What a row is keyed by: copied, compared for ties, looked up.
 pub trait RowKey: Copy + Ord + Hash {}
@@ -44,17 +46,28 @@ enum FloatRows {
 }
 
 impl FloatRows {
-    /// Dot product of row `row` with `query`; `buffer` (`dimensions` long) holds a mapped row.
-    fn dot(&self, row: usize, query: &[f32], buffer: &mut [f32]) -> f32 {
+    /// Starts loading a mapped row into cache (the in-memory matrix needs no hint).
+    fn prefetch(&self, row: usize) {
+        if let Self::Mapped { vectors, file_rows } = self {
+            vectors.prefetch_row(file_rows[row]);
+        }
+    }
+
+    /// Dot product of row `row` with `query`, the mapped row read where it lies.
+    fn dot(&self, row: usize, query: &[f32]) -> f32 {
         match self {
             Self::InMemory(matrix) => {
                 let start = row * query.len();
                 dot(&matrix[start..start + query.len()], query)
             }
-            Self::Mapped { vectors, file_rows } => {
-                vectors.read_row(file_rows[row], buffer);
-                dot(buffer, query)
-            }
+            Self::Mapped { vectors, file_rows } => match vectors.row_in_place(file_rows[row]) {
+                Some(floats) => dot(floats, query),
+                None => {
+                    let mut buffer = vec![0.0; query.len()];
+                    vectors.read_row(file_rows[row], &mut buffer);
+                    dot(&buffer, query)
+                }
+            },
         }
     }
 }
@@ -94,8 +107,7 @@ impl<K: RowKey> DenseIndex<K> {
     /// Similarity of one indexed row to the query.
     pub fn similarity(&self, fingerprint: K, query: &[f32]) -> Option<f32> {
         let row = *self.rows.get(&fingerprint)?;
-        (query.len() == self.dimensions)
-            .then(|| self.floats.dot(row, query, &mut vec![0.0; self.dimensions]))
+        (query.len() == self.dimensions).then(|| self.floats.dot(row, query))
     }
 
     /// Rows in the index.
@@ -114,14 +126,13 @@ impl<K: RowKey> DenseIndex<K> {
         }
         let keep = (limit * SHORTLIST_FACTOR).max(MIN_SHORTLIST);
         let rows = self.quantized.shortlist(query, keep);
-        let mut buffer = vec![0.0; self.dimensions];
-        let mut scored: Vec<(K, f32)> = rows
-            .into_iter()
-            .map(|row| {
-                let similarity = self.floats.dot(row, query, &mut buffer);
-                (self.fingerprints[row], similarity)
-            })
-            .collect();
+        let mut scored: Vec<(K, f32)> = Vec::with_capacity(rows.len());
+        for (i, &row) in rows.iter().enumerate() {
+            if let Some(&ahead) = rows.get(i + PREFETCH_AHEAD) {
+                self.floats.prefetch(ahead);
+            }
+            scored.push((self.fingerprints[row], self.floats.dot(row, query)));
+        }
         let order = |a: &(K, f32), b: &(K, f32)| {
             b.1.partial_cmp(&a.1)
                 .unwrap_or(Ordering::Equal)

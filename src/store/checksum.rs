@@ -7,13 +7,13 @@ use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use super::builder::{MANIFEST_FILE, TANTIVY_DIR};
+use super::cores::try_each_on_cores;
 pub(super) use super::seal::record::{parse_manifest, recorded, Checksums, Recorded};
 use super::seal::{hash_block, record, BlockHash, FileBlocks, BLOCK_BYTES};
 use super::{io_error, layout::sync_dir, StoreError};
@@ -149,25 +149,18 @@ fn hash_files(
     kind: Kind,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Vec<Digested>, StoreError> {
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
     let mut hashes: Vec<Option<Result<Digested, StoreError>>> =
         files.iter().map(|_| None).collect();
     std::thread::scope(|scope| {
-        for _ in 0..workers.min(files.len()) {
-            let sender = sender.clone();
-            let next = &next;
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(file) = files.get(i) else { break };
+        scope.spawn(move || {
+            try_each_on_cores(files, |i, file| {
                 let hashed = hash_file(&dir.join(file), kind, &mut |read| {
                     let _ = sender.send(Hashed::Read(read));
                 });
-                let _ = sender.send(Hashed::Done(i, hashed));
-            });
-        }
-        drop(sender);
+                sender.send(Hashed::Done(i, hashed))
+            })
+        });
         for message in receiver {
             match message {
                 Hashed::Read(read) => progress(read),

@@ -25,6 +25,7 @@ mod builder;
 mod check;
 mod checksum;
 mod columns;
+mod cores;
 mod current;
 pub(crate) mod encoded;
 mod generation;

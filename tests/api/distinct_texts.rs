@@ -149,7 +149,7 @@ fn the_distinct_text_index_answers_as_bm25_over_every_copy() {
                 TopK::parse(Some(10)).unwrap(),
                 &SearchFilters::default(),
             );
-            let hits = hits.unwrap();
+            let hits = hits.unwrap().hits;
             hits.iter()
                 .map(|h| (h.segment.fingerprint, h.also_in.count))
                 .collect::<Vec<_>>()

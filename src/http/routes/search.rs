@@ -111,13 +111,9 @@ pub async fn search(
     let started = Instant::now();
     let engine = state.engine.clone();
     let query = question.clone();
-    let (hits, unmatched_drugs) = blocking(move || {
-        let unmatched = engine.searcher.unmatched_drugs(&query);
-        let hits = engine.searcher.search(&query, top_k, &filters)?;
-        Ok::<_, crate::engine::EngineError>((hits, unmatched))
-    })
-    .await?;
-    let results: Vec<SearchResult> = hits
+    let answer = blocking(move || engine.searcher.search(&query, top_k, &filters)).await?;
+    let results: Vec<SearchResult> = answer
+        .hits
         .iter()
         .map(|hit| SearchResult {
             segment: LabelSegment::from(&hit.segment),
@@ -129,7 +125,7 @@ pub async fn search(
         metadata: SearchMetadata {
             count: results.len(),
             search_time_ms: started.elapsed().as_secs_f64() * 1000.0,
-            unmatched_drugs,
+            unmatched_drugs: answer.unmatched_drugs,
         },
         results,
     })))

@@ -8,6 +8,7 @@
 mod naming;
 mod segments;
 mod texts;
+mod top_texts;
 
 pub use naming::labels_texts_naming;
 pub use texts::LiveTexts;

@@ -12,6 +12,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
 use super::segments::labels_query;
+use super::top_texts::{self, TextFilter};
 use super::{best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
 use crate::domain::{Fingerprint, TextHash};
 use crate::live::Live;
@@ -103,27 +104,15 @@ fn matched_docs(
 /// `limit`-th best score are resolved to their copies (ties at that score included).
 fn over_current(live: &Live, matched: &[Matched], limit: usize) -> Vec<LexicalHit> {
     let keys = CopyKeys::read(&live.snapshot);
-    let mut top: ByText<Score> =
-        ByText::with_capacity_and_hasher(matched.len(), Default::default());
-    for doc in matched {
-        let score = top.entry(doc.text).or_insert(doc.score);
-        *score = score.max(doc.score);
-    }
-    let mut scores: Vec<Score> = top.values().copied().collect();
-    let limit = limit.max(1);
-    let threshold = if scores.len() > limit {
-        *scores
-            .select_nth_unstable_by(limit - 1, |a, b| b.total_cmp(a))
-            .1
-    } else {
-        Score::NEG_INFINITY
-    };
-    let mut wanted: ByText<Vec<(u64, Score)>> = top
-        .into_iter()
-        .filter(|(_, score)| *score >= threshold)
-        .map(|(text, _)| (text, Vec::new()))
+    let scores: Vec<(u64, Score)> = matched.iter().map(|doc| (doc.text, doc.score)).collect();
+    let threshold = top_texts::threshold(scores, limit);
+    let mut wanted: ByText<Vec<(u64, Score)>> = matched
+        .iter()
+        .filter(|doc| doc.score >= threshold)
+        .map(|doc| (doc.text, Vec::new()))
         .collect();
-    for doc in matched {
+    let filter = TextFilter::of(wanted.keys().copied());
+    for doc in matched.iter().filter(|doc| filter.may_hold(doc.text)) {
         if let Some(docs) = wanted.get_mut(&doc.text) {
             docs.push((doc.key, doc.score));
         }

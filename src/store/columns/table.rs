@@ -148,10 +148,18 @@ impl Table {
     }
 
     /// The first row whose key is not below `probe`: the keys' first 8 bytes place the
-    /// guesses, then halving finishes.
+    /// guesses, then halving finishes. Keys are told apart by those 8 bytes as one integer,
+    /// the rest compared only when they are equal (a strict order of heads is the keys' order).
     fn lower_bound(&self, probe: &[u8]) -> usize {
-        let below = |row: usize| self.key(row) < probe;
-        let target = head(probe) as f64;
+        let probe_head = head(probe);
+        let below = |row: usize| {
+            let key = self.key(row);
+            match head(key).cmp(&probe_head) {
+                std::cmp::Ordering::Equal => key < probe,
+                order => order.is_lt(),
+            }
+        };
+        let target = probe_head as f64;
         let (mut lo, mut hi) = (0, self.rows);
         for _ in 0..INTERPOLATIONS {
             if hi - lo < 2 {
@@ -189,9 +197,11 @@ pub(crate) fn le_u32(value: &[u8], at: usize) -> u32 {
 
 /// The first 8 bytes of a key (zero-padded), big-endian: its place among the keys.
 fn head(key: &[u8]) -> u64 {
+    if let Some(first) = key.first_chunk::<8>() {
+        return u64::from_be_bytes(*first);
+    }
     let mut be = [0u8; 8];
-    let n = key.len().min(8);
-    be[..n].copy_from_slice(&key[..n]);
+    be[..key.len()].copy_from_slice(key);
     u64::from_be_bytes(be)
 }
 
@@ -205,6 +215,13 @@ mod tests {
         let mut key = [low; 9];
         key[..8].copy_from_slice(&high.to_be_bytes());
         key
+    }
+
+    #[test]
+    fn a_head_is_the_first_eight_bytes_big_endian_zero_padded() {
+        assert_eq!(head(&[1, 2, 3, 4, 5, 6, 7, 8, 9]), 0x0102_0304_0506_0708);
+        assert_eq!(head(&[1, 2]), 0x0102_0000_0000_0000);
+        assert_eq!(head(&[]), 0);
     }
 
     #[test]

@@ -12,13 +12,13 @@ use std::fs::File;
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 pub(crate) use blocks::{hash_block, BlockHash, FileBlocks, BLOCK_BYTES};
 pub(crate) use directory::SealedDirectory;
 
 use super::builder::TANTIVY_DIR;
+use super::cores::try_each_on_cores;
 use super::texts::TEXTS_DIR;
 use super::{io_error, StoreError};
 use blocks::BlockError;
@@ -180,7 +180,7 @@ impl Seal {
                 parts.push((file, blocks, first..(first + per_part).min(blocks.blocks())));
             }
         }
-        in_parallel(&parts, |(file, blocks, part)| {
+        try_each_on_cores(&parts, |_, (file, blocks, part)| {
             self.check_part(file, blocks, part.clone())
         })
     }
@@ -224,28 +224,3 @@ pub(crate) fn read_range(file: &File, range: Range<u64>) -> std::io::Result<Vec<
 /// Bytes one worker checks at a time when a generation is opened: a large file is shared
 /// among the cores like many small ones.
 const PART_BYTES: u64 = 64 << 20;
-
-/// Runs `check` on each item, one worker per core (items handed out one at a time); the
-/// first error, if any.
-pub(crate) fn in_parallel<T: Sync>(
-    items: &[T],
-    check: impl Fn(&T) -> Result<(), StoreError> + Sync,
-) -> Result<(), StoreError> {
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers.min(items.len()))
-            .map(|_| {
-                scope.spawn(|| loop {
-                    let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        return Ok(());
-                    };
-                    check(item)?;
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .try_for_each(|h| h.join().expect("a hashing worker"))
-    })
-}

@@ -228,7 +228,7 @@ fn candidates(
     let fingerprints = lexical
         .iter()
         .map(|hit| hit.best)
-        .chain(searched.iter().map(|hit| hit.segment.fingerprint));
+        .chain(searched.hits.iter().map(|hit| hit.segment.fingerprint));
     let mut segments: Vec<StoredSegment> = Vec::new();
     for fingerprint in fingerprints {
         if segments.iter().any(|s| s.fingerprint == fingerprint) {

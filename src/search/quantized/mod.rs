@@ -8,9 +8,10 @@ use std::cmp::Ordering;
 use std::ops::Range;
 
 use super::workers;
+use kernels::fill_similarities;
 
-/// Integer lanes summed side by side (lets the compiler vectorise the loop).
-const LANES: usize = 32;
+mod kernels;
+
 /// Rows per scan block below which a second thread costs more than it saves.
 const MIN_BLOCK_ROWS: usize = 50_000;
 /// Rows scored at a time into a buffer on the stack: a scan allocates nothing per row.
@@ -128,37 +129,7 @@ impl QuantizedRows {
     ) {
         let dimensions = self.dimensions.max(1);
         let codes = &self.codes[rows.start * dimensions..rows.end * dimensions];
-        let scales = &self.scales[rows];
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            return unsafe { similarities_avx2(codes, scales, query_codes, query_scale, out) };
-        }
-        similarities(codes, scales, query_codes, query_scale, out)
-    }
-}
-
-/// `similarities` compiled for AVX2 (the build targets baseline x86-64): 16 products per
-/// instruction instead of 4. Integer sums, so the same results to the bit.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn similarities_avx2(
-    codes: &[i8],
-    scales: &[f32],
-    query: &[i8],
-    query_scale: f32,
-    out: &mut [f32],
-) {
-    similarities(codes, scales, query, query_scale, out)
-}
-
-/// Writes into `out` the approximate similarity to the query of each row of `codes` (one scale
-/// per row).
-#[inline(always)]
-fn similarities(codes: &[i8], scales: &[f32], query: &[i8], query_scale: f32, out: &mut [f32]) {
-    let rows = codes.chunks_exact(query.len().max(1)).zip(scales);
-    for (similarity, (row, scale)) in out.iter_mut().zip(rows) {
-        *similarity = integer_dot(row, query) as f32 / (scale * query_scale);
+        fill_similarities(codes, &self.scales[rows], query_codes, query_scale, out)
     }
 }
 
@@ -200,24 +171,6 @@ pub fn quantize_into(vector: &[f32], codes: &mut [i8]) -> f32 {
         *code = (x * scale).round() as i8;
     }
     scale
-}
-
-#[inline(always)]
-fn integer_dot(a: &[i8], b: &[i8]) -> i32 {
-    let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
-    let tail: i32 = a_chunks
-        .remainder()
-        .iter()
-        .zip(b_chunks.remainder())
-        .map(|(x, y)| i32::from(*x) * i32::from(*y))
-        .sum();
-    let mut lanes = [0i32; LANES];
-    for (x, y) in a_chunks.zip(b_chunks) {
-        for lane in 0..LANES {
-            lanes[lane] += i32::from(x[lane]) * i32::from(y[lane]);
-        }
-    }
-    lanes.iter().sum::<i32>() + tail
 }
 
 #[cfg(test)]
