@@ -144,6 +144,7 @@ impl Searcher {
                 live,
                 understanding,
                 lexical: Vec::new(),
+                partners: PartnerTexts::default(),
                 semantic: Vec::new(),
                 query_vector: None,
             });
