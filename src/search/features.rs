@@ -171,24 +171,10 @@ fn drug_relation(info: &SegmentInfo, understanding: &Understanding) -> DrugRelat
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
-    use std::sync::Arc;
-
-    use tantivy::DocAddress;
 
     use super::*;
+    use crate::search::ranking::tests::info;
     use crate::search::understanding::DrugMention;
-    use crate::store::SegmentAddress;
-
-    fn copy(label: u32, section: &str, text: &str) -> SegmentInfo {
-        SegmentInfo {
-            address: SegmentAddress(DocAddress::new(0, label)),
-            label,
-            current: true,
-            section_key: Arc::from(section),
-            text_hash: TextHash::of(text),
-            addresses_patient: false,
-        }
-    }
 
     fn mention(labels: &[u32]) -> DrugMention {
         DrugMention {
@@ -218,16 +204,16 @@ mod tests {
             };
             CopyFeatures::of(scores, info, question, (0.0, 0.0))
         };
-        let subject = features(&copy(0, "drug_interactions", naming));
+        let subject = features(&info(0, "drug_interactions", naming));
         assert!(subject.names_partner);
-        let elsewhere = features(&copy(0, "clinical_pharmacology", naming));
+        let elsewhere = features(&info(0, "clinical_pharmacology", naming));
         assert!(
             !elsewhere.names_partner,
             "not in a section the question asks for"
         );
-        let partner = features(&copy(1, "drug_interactions", naming));
+        let partner = features(&info(1, "drug_interactions", naming));
         assert!(!partner.names_partner, "a copy of the partner's label");
-        let silent = features(&copy(0, "drug_interactions", "Take with food."));
+        let silent = features(&info(0, "drug_interactions", "Take with food."));
         assert!(!silent.names_partner);
         let weights = Weights::learned();
         assert!(

@@ -108,7 +108,7 @@ pub fn rank(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::collections::BTreeSet;
     use std::sync::Arc;
 
@@ -118,7 +118,8 @@ mod tests {
     use crate::search::understanding::DrugMention;
     use crate::store::SegmentAddress;
 
-    fn info(label: u32, section: &str, text: &str) -> SegmentInfo {
+    /// A current copy of `text` in `section` of label `label` (also the features' tests).
+    pub(crate) fn info(label: u32, section: &str, text: &str) -> SegmentInfo {
         SegmentInfo {
             address: SegmentAddress(DocAddress::new(0, label)),
             label,
