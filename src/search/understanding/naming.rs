@@ -17,6 +17,8 @@ pub(super) struct NameTable {
     called: HashMap<u32, String>,
     /// Curated class name (lowercase) → its members' first words.
     members: HashMap<String, Vec<String>>,
+    /// Curated member → the terms of the classes listing it ("lisinopril" → "ace inhibitor"…).
+    member_of: HashMap<String, Vec<String>>,
 }
 
 impl NameTable {
@@ -25,11 +27,23 @@ impl NameTable {
             .iter()
             .filter_map(|l| Some((l.label, leading_name_word(l.generic)?)))
             .collect();
-        let members = crate::curated::drug_classes()
+        let classes = crate::curated::drug_classes();
+        let mut member_of: HashMap<String, Vec<String>> = HashMap::new();
+        for class in &classes {
+            for member in &class.members {
+                let terms = member_of.entry(member.clone()).or_default();
+                terms.extend(class.terms.iter().map(|t| t.to_lowercase()));
+            }
+        }
+        let members = classes
             .into_iter()
             .map(|c| (c.name.to_lowercase(), c.members))
             .collect();
-        Self { called, members }
+        Self {
+            called,
+            members,
+            member_of,
+        }
     }
 }
 
@@ -76,7 +90,14 @@ impl DrugVocabulary {
         }
         let mut names: BTreeSet<String> = unlabelled.iter().cloned().collect();
         for name in unlabelled {
-            names.extend(self.phrases_of_classes_listing(name));
+            names.extend(
+                self.names
+                    .member_of
+                    .get(name)
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
         }
         for mention in partners {
             names.extend(self.names_of(mention));
@@ -118,16 +139,6 @@ impl DrugVocabulary {
             return Vec::new();
         }
         let classes = self.classes.iter().filter(|c| own.is_subset(&c.labels));
-        classes.map(|c| c.words.join(" ")).collect()
-    }
-
-    /// The phrases of the curated classes that list `name` (a drug without a label) as a member.
-    fn phrases_of_classes_listing(&self, name: &str) -> Vec<String> {
-        let listing = |class: &str| {
-            let members = self.names.members.get(class);
-            members.is_some_and(|m| m.iter().any(|member| member == name))
-        };
-        let classes = self.classes.iter().filter(|c| listing(&c.name));
         classes.map(|c| c.words.join(" ")).collect()
     }
 }
