@@ -226,7 +226,8 @@ impl DrugVocabulary {
         let lower = question.to_lowercase();
         let tokens: Vec<&str> = name_words(&lower).collect();
         let found = self.find_mentions(&tokens);
-        let tokens = spelled_out(&tokens, &found, &self.brand_generics);
+        let generics = names_another_drug(&found).then_some(&self.brand_generics);
+        let tokens = spelled_out(&tokens, &found, generics);
         let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let in_class_phrase = |at: usize| found.iter().any(|f| f.class && f.span.contains(&at));
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
@@ -360,21 +361,31 @@ impl DrugVocabulary {
 }
 
 /// The question's words with each misspelled drug name replaced by the name it stands for,
-/// and each curated brand by its generic (the word the labels' text uses).
+/// and each curated brand of `brand_generics` by its generic (the word the labels' text uses).
 fn spelled_out(
     tokens: &[&str],
     found: &[Found],
-    brand_generics: &HashMap<String, String>,
+    brand_generics: Option<&HashMap<String, String>>,
 ) -> Vec<String> {
     let mut words: Vec<String> = tokens.iter().map(|t| (*t).to_owned()).collect();
     for f in found.iter().filter(|f| !f.class) {
         let word = f.mention.word.as_str();
         let generic = brand_generics
-            .get(word)
-            .or_else(|| brand_generics.get(singular(word)?));
+            .and_then(|generics| generics.get(word).or_else(|| generics.get(singular(word)?)));
         words[f.span.start].clone_from(generic.unwrap_or(&f.mention.word));
     }
     words
+}
+
+/// Whether the question names a drug or class besides the first one and its own ingredients:
+/// then the subject's name stays in its query (`subject_naming`), so a brand is searched by
+/// its generic; alone, the name is dropped within the subject's labels and the brand is kept.
+fn names_another_drug(found: &[Found]) -> bool {
+    let Some(first) = found.first() else {
+        return false;
+    };
+    let own = |f: &Found| !f.class && f.mention.labels.is_subset(&first.mention.labels);
+    found.iter().any(|f| !own(f))
 }
 
 /// The question's words without those in `dropped`, joined by spaces.
