@@ -131,6 +131,9 @@ pub struct DrugVocabulary {
     unlabelled: BTreeSet<String>,
     /// What the labels call their drugs and the curated classes' members.
     names: NameTable,
+    /// Curated brands the indexed labels do not carry → their generic: the word a label's
+    /// text uses, which a lexical query searches in the brand's place.
+    brand_generics: HashMap<String, String>,
 }
 
 impl DrugVocabulary {
@@ -172,11 +175,15 @@ impl DrugVocabulary {
         continuations.retain(|word, _| !standalone.contains(word));
         let spelling = SpellingIndex::new(labels_by_word.keys().filter(|w| leading.contains(*w)));
         let mut unlabelled = BTreeSet::new();
+        let mut brand_generics = HashMap::new();
         for brand in crate::curated::brands() {
             match labels_by_word.get(&brand.generic).cloned() {
                 Some(generic) => {
                     leading.insert(brand.brand.clone());
-                    labels_by_word.entry(brand.brand).or_insert(generic);
+                    if !labels_by_word.contains_key(&brand.brand) {
+                        labels_by_word.insert(brand.brand.clone(), generic);
+                        brand_generics.insert(brand.brand, brand.generic);
+                    }
                 }
                 None => unlabelled.extend([brand.brand, brand.generic]),
             }
@@ -203,6 +210,7 @@ impl DrugVocabulary {
             spelling,
             unlabelled,
             names,
+            brand_generics,
         }
     }
 
@@ -218,7 +226,8 @@ impl DrugVocabulary {
         let lower = question.to_lowercase();
         let tokens: Vec<&str> = name_words(&lower).collect();
         let found = self.find_mentions(&tokens);
-        let tokens = spelled_out(&tokens, &found);
+        let generics = names_another_drug(&found).then_some(&self.brand_generics);
+        let tokens = spelled_out(&tokens, &found, generics);
         let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
         let in_class_phrase = |at: usize| found.iter().any(|f| f.class && f.span.contains(&at));
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
@@ -351,13 +360,32 @@ impl DrugVocabulary {
     }
 }
 
-/// The question's words with each misspelled drug name replaced by the name it stands for.
-fn spelled_out(tokens: &[&str], found: &[Found]) -> Vec<String> {
+/// The question's words with each misspelled drug name replaced by the name it stands for,
+/// and each curated brand of `brand_generics` by its generic (the word the labels' text uses).
+fn spelled_out(
+    tokens: &[&str],
+    found: &[Found],
+    brand_generics: Option<&HashMap<String, String>>,
+) -> Vec<String> {
     let mut words: Vec<String> = tokens.iter().map(|t| (*t).to_owned()).collect();
     for f in found.iter().filter(|f| !f.class) {
-        words[f.span.start].clone_from(&f.mention.word);
+        let word = f.mention.word.as_str();
+        let generic = brand_generics
+            .and_then(|generics| generics.get(word).or_else(|| generics.get(singular(word)?)));
+        words[f.span.start].clone_from(generic.unwrap_or(&f.mention.word));
     }
     words
+}
+
+/// Whether the question names a drug or class besides the first one and its own ingredients:
+/// then the subject's name stays in its query (`subject_naming`), so a brand is searched by
+/// its generic; alone, the name is dropped within the subject's labels and the brand is kept.
+fn names_another_drug(found: &[Found]) -> bool {
+    let Some(first) = found.first() else {
+        return false;
+    };
+    let own = |f: &Found| !f.class && f.mention.labels.is_subset(&first.mention.labels);
+    found.iter().any(|f| !own(f))
 }
 
 /// The question's words without those in `dropped`, joined by spaces.

@@ -1,6 +1,7 @@
 //! A question's partners (drugs or classes named beside its subject) and the words a label text
 //! would use for them: the question's word, what their labels call their drug (the leading name
-//! word of a one-ingredient generic), a class's phrases, curated members and FDA class name.
+//! word of a one-ingredient generic), a class's phrases, curated members and FDA class name, and
+//! for a drug the phrases of the classes it belongs to ("ibuprofen" → "nsaid").
 //! Over the mentions already found and data from the labels; no searching here.
 
 use std::collections::{BTreeSet, HashMap};
@@ -16,6 +17,8 @@ pub(super) struct NameTable {
     called: HashMap<u32, String>,
     /// Curated class name (lowercase) → its members' first words.
     members: HashMap<String, Vec<String>>,
+    /// Curated member → the terms of the classes listing it ("lisinopril" → "ace inhibitor"…).
+    member_of: HashMap<String, Vec<String>>,
 }
 
 impl NameTable {
@@ -24,11 +27,23 @@ impl NameTable {
             .iter()
             .filter_map(|l| Some((l.label, leading_name_word(l.generic)?)))
             .collect();
-        let members = crate::curated::drug_classes()
+        let classes = crate::curated::drug_classes();
+        let mut member_of: HashMap<String, Vec<String>> = HashMap::new();
+        for class in &classes {
+            for member in &class.members {
+                let terms = member_of.entry(member.clone()).or_default();
+                terms.extend(class.terms.iter().map(|t| t.to_lowercase()));
+            }
+        }
+        let members = classes
             .into_iter()
             .map(|c| (c.name.to_lowercase(), c.members))
             .collect();
-        Self { called, members }
+        Self {
+            called,
+            members,
+            member_of,
+        }
     }
 }
 
@@ -74,6 +89,16 @@ impl DrugVocabulary {
             return BTreeSet::new();
         }
         let mut names: BTreeSet<String> = unlabelled.iter().cloned().collect();
+        for name in unlabelled {
+            names.extend(
+                self.names
+                    .member_of
+                    .get(name)
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
+        }
         for mention in partners {
             names.extend(self.names_of(mention));
         }
@@ -94,8 +119,27 @@ impl DrugVocabulary {
             let phrases = self.classes.iter().filter(|c| c.name == *class);
             names.extend(phrases.map(|c| c.words.join(" ")));
             names.extend(self.names.members.get(class).into_iter().flatten().cloned());
+        } else {
+            names.extend(self.phrases_of_classes_of(mention));
         }
         names
+    }
+
+    /// The phrases of every class holding each one-ingredient label the drug mention names
+    /// (by an FDA established class or a curated member): a text may name the partner only by
+    /// its class ("NSAIDs" for ibuprofen, "nitrates" for isosorbide).
+    fn phrases_of_classes_of(&self, mention: &DrugMention) -> Vec<String> {
+        let own: BTreeSet<u32> = mention
+            .labels
+            .iter()
+            .filter(|l| self.names.called.contains_key(l))
+            .copied()
+            .collect();
+        if own.is_empty() {
+            return Vec::new();
+        }
+        let classes = self.classes.iter().filter(|c| own.is_subset(&c.labels));
+        classes.map(|c| c.words.join(" ")).collect()
     }
 }
 
@@ -136,12 +180,31 @@ mod tests {
             assert!(class.partner_names.contains(name), "{name}: {class:?}");
         }
         let unlabelled = v.understand("sertraline with lisinopril");
-        assert_eq!(
-            unlabelled.partner_names,
-            BTreeSet::from(["lisinopril".to_owned()])
-        );
+        assert!(unlabelled.partner_names.contains("lisinopril"));
         assert!(v.understand("sertraline bleeding").partner_names.is_empty());
         let open = v.understand("drugs contraindicated with pimozide");
         assert!(open.partner_names.is_empty(), "no subject");
+    }
+
+    #[test]
+    fn a_drug_partner_is_also_named_by_the_classes_it_belongs_to() {
+        let v = vocabulary();
+        let statin = v.understand("pimozide with atorvastatin");
+        for name in ["atorvastatin", "statin", "hmg-coa reductase inhibitor"] {
+            assert!(statin.partner_names.contains(name), "{name}: {statin:?}");
+        }
+        assert!(
+            !statin.partner_names.contains("ssri"),
+            "not a class of the partner"
+        );
+        let unlabelled = v.understand("sertraline with lisinopril");
+        for name in ["lisinopril", "ace inhibitor"] {
+            assert!(unlabelled.partner_names.contains(name), "{unlabelled:?}");
+        }
+        let subject = v.understand("sertraline with pimozide");
+        assert!(
+            !subject.partner_names.contains("ssri"),
+            "the subject's classes name no partner"
+        );
     }
 }

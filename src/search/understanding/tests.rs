@@ -175,3 +175,22 @@ fn only_words_a_name_begins_with_are_read_through_misspellings() {
     assert_eq!(v.understand("ozanimd and heart rate").drugs.len(), 1);
     assert_eq!(v.understand("zeposa and heart rate").drugs.len(), 1);
 }
+
+#[test]
+fn a_curated_brand_beside_another_drug_is_searched_by_its_generic() {
+    let v = vocabulary();
+    let u = v.understand("Crestor and pimozide");
+    assert_eq!(
+        u.drugs[0].word, "crestor",
+        "the question's word, for the graph"
+    );
+    assert!(u.keywords.contains("rosuvastatin"), "{u:?}");
+    assert!(!u.keywords.contains("crestor"), "no label's text says it");
+    let alone = v.understand("Crestor and muscle pain");
+    assert!(alone.keywords.contains("crestor"), "{alone:?}");
+    let own = v.understand("Lipitor and pimozide");
+    assert!(
+        own.keywords.contains("lipitor"),
+        "a brand a label carries stays"
+    );
+}
