@@ -20,6 +20,7 @@ pub mod populations;
 mod spelling;
 mod stems;
 mod unlabelled;
+mod wording;
 
 use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
@@ -27,6 +28,7 @@ use intent::{add_population_sections, interaction_sections, section_intents};
 use lay::LayTerms;
 use naming::NameTable;
 use spelling::SpellingIndex;
+use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
 
 /// ranked below the professional sections unless a question asks for them.
 pub const PERIPHERAL_SECTIONS: &[&str] = &[
@@ -358,66 +360,6 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
-}
-
-/// The question's words with each misspelled drug name replaced by the name it stands for,
-/// and each curated brand of `brand_generics` by its generic (the word the labels' text uses).
-fn spelled_out(
-    tokens: &[&str],
-    found: &[Found],
-    brand_generics: Option<&HashMap<String, String>>,
-) -> Vec<String> {
-    let mut words: Vec<String> = tokens.iter().map(|t| (*t).to_owned()).collect();
-    for f in found.iter().filter(|f| !f.class) {
-        let word = f.mention.word.as_str();
-        let generic = brand_generics
-            .and_then(|generics| generics.get(word).or_else(|| generics.get(singular(word)?)));
-        words[f.span.start].clone_from(generic.unwrap_or(&f.mention.word));
-    }
-    words
-}
-
-/// Whether the question names a drug or class besides the first one and its own ingredients:
-/// then the subject's name stays in its query (`subject_naming`), so a brand is searched by
-/// its generic; alone, the name is dropped within the subject's labels and the brand is kept.
-fn names_another_drug(found: &[Found]) -> bool {
-    let Some(first) = found.first() else {
-        return false;
-    };
-    let own = |f: &Found| !f.class && f.mention.labels.is_subset(&first.mention.labels);
-    found.iter().any(|f| !own(f))
-}
-
-/// The question's words without those in `dropped`, joined by spaces.
-fn join_without(tokens: &[&str], dropped: Option<Range<usize>>) -> String {
-    join_outside(tokens, dropped.as_slice())
-}
-
-/// The question's words outside every span of `dropped`, joined by spaces.
-fn join_outside(tokens: &[&str], dropped: &[Range<usize>]) -> String {
-    let kept = tokens
-        .iter()
-        .enumerate()
-        .filter(|(at, _)| !dropped.iter().any(|span| span.contains(at)));
-    kept.map(|(_, t)| *t).collect::<Vec<_>>().join(" ")
-}
-
-/// The spans naming the subject: a class subject's phrase; a drug subject's name and those of
-/// every drug named whose labels are all the subject's (an ingredient of its combination),
-/// unless another drug is named: then the name tells the subject's passages from the
-/// partner's, which mention the subject less.
-fn subject_naming(found: &[Found], subject: Option<&Found>) -> Vec<Range<usize>> {
-    let Some(subject) = subject else {
-        return Vec::new();
-    };
-    if subject.class {
-        return vec![subject.span.clone()];
-    }
-    let own = |f: &Found| !f.class && f.mention.labels.is_subset(&subject.mention.labels);
-    if !found.iter().all(own) {
-        return Vec::new();
-    }
-    found.iter().map(|f| f.span.clone()).collect()
 }
 
 /// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
