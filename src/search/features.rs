@@ -111,7 +111,7 @@ impl Weights {
 impl CopyFeatures {
     /// The features of the copy `info` of a text scored `scores`, given the question's
     /// (section similarity, margin) of the copy's section as defined on the fields and the
-    /// texts naming its partners or subject.
+    /// texts of the subject's labels naming its partners.
     pub fn of(
         scores: TextScores,
         info: &SegmentInfo,

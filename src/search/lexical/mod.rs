@@ -195,15 +195,25 @@ type ByText<V> = HashMap<u64, V, Prehashed>;
 
 /// The question's terms after the index's analyzer, first occurrence order, no repeats.
 pub fn analyse(snapshot: &Snapshot, question: &str) -> Vec<String> {
-    let Ok(mut analyzer) = snapshot.index().tokenizer_for_field(snapshot.fields().text) else {
-        return Vec::new();
-    };
-    let mut stream = analyzer.token_stream(question);
     let mut terms: Vec<String> = Vec::new();
-    while let Some(token) = stream.next() {
-        if !terms.contains(&token.text) {
-            terms.push(token.text.clone());
+    for (_, term) in analysed_tokens(snapshot, question) {
+        if !terms.contains(&term) {
+            terms.push(term);
         }
     }
     terms
+}
+
+/// Every token of `text` after the index's analyzer, with its position (stop words leave
+/// gaps), in order; empty when the index has no analyzer for its text.
+fn analysed_tokens(snapshot: &Snapshot, text: &str) -> Vec<(usize, String)> {
+    let Ok(mut analyzer) = snapshot.index().tokenizer_for_field(snapshot.fields().text) else {
+        return Vec::new();
+    };
+    let mut stream = analyzer.token_stream(text);
+    let mut tokens = Vec::new();
+    while let Some(token) = stream.next() {
+        tokens.push((token.position, token.text.clone()));
+    }
+    tokens
 }

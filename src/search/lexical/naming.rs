@@ -10,7 +10,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
 use super::segments::labels_query;
-use super::{column, searching, Column};
+use super::{analysed_tokens, column, searching, Column};
 use crate::domain::TextHash;
 use crate::store::{Snapshot, StoreError};
 
@@ -47,12 +47,10 @@ pub fn labels_texts_naming(
 
 /// A term query for a one-word phrase, a phrase query (with the analyzer's positions) for more.
 fn phrase_query(snapshot: &Snapshot, field: Field, phrase: &str) -> Option<Box<dyn Query>> {
-    let mut analyzer = snapshot.index().tokenizer_for_field(field).ok()?;
-    let mut stream = analyzer.token_stream(phrase);
-    let mut terms: Vec<(usize, Term)> = Vec::new();
-    while let Some(token) = stream.next() {
-        terms.push((token.position, Term::from_field_text(field, &token.text)));
-    }
+    let terms: Vec<(usize, Term)> = analysed_tokens(snapshot, phrase)
+        .into_iter()
+        .map(|(at, text)| (at, Term::from_field_text(field, &text)))
+        .collect();
     let first = terms.first()?.0;
     Some(match terms.as_slice() {
         [(_, term)] => Box::new(TermQuery::new(term.clone(), IndexRecordOption::Basic)),
