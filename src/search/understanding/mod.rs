@@ -182,6 +182,9 @@ impl DrugVocabulary {
             }
         }
         continuations.retain(|word, _| !standalone.contains(word));
+        // A word no name begins with ("test" of "Aridol Bronchial Challenge Test Kit",
+        // "alcohol" of "dehydrated alcohol") describes a product; alone it names none.
+        labels_by_word.retain(|word, _| leading.contains(word));
         let spelling = SpellingIndex::new(labels_by_word.keys().filter(|w| leading.contains(*w)));
         let mut unlabelled = BTreeSet::new();
         let mut brand_generics = HashMap::new();

@@ -253,3 +253,24 @@ fn a_cue_word_heading_other_sections_leaves_the_subject_query() {
     let boxed = v.understand("sertraline boxed warning");
     assert!(boxed.subject_keywords.contains("warning"), "{boxed:?}");
 }
+
+#[test]
+fn a_word_no_name_begins_with_names_no_drug_alone() {
+    let names = vec![
+        "mannitol".to_owned(),
+        "aridol bronchial challenge test kit".to_owned(),
+    ];
+    let v = DrugVocabulary::build([LabelNames {
+        label: 0,
+        generic: "mannitol",
+        names: &names,
+        brands: &[],
+        classes: &[],
+    }]);
+    assert!(v
+        .understand("arthritis injection need tb test first")
+        .drugs
+        .is_empty());
+    assert_eq!(v.understand("aridol asthma").drugs.len(), 1);
+    assert_eq!(v.understand("mannitol kidney").drugs.len(), 1);
+}
