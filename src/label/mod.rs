@@ -9,7 +9,7 @@ mod spl_product;
 mod spl_sections;
 
 pub use record::{Drug, LabelMeta, LabelRecord, NameSource, RecordError, Section};
-pub use section_names::section_name;
+pub use section_names::{section_keys, section_name};
 pub use segment::{segment_label, Segment};
 
 /// Second-person words in a segment from which it reads as addressed to the patient.

@@ -117,6 +117,11 @@ const SECTION_NAMES: &[(&str, &str)] = &[
     ("when_using", "When Using"),
 ];
 
+/// Every section key the table names.
+pub fn section_keys() -> impl Iterator<Item = &'static str> {
+    SECTION_NAMES.iter().map(|(key, _)| *key)
+}
+
 /// The human name of a section key; a key the table lacks (a future openFDA field) is shown
 /// with underscores as spaces and each word capitalised rather than rejected.
 pub fn section_name(key: &str) -> Cow<'static, str> {

@@ -1,9 +1,10 @@
-//! Search: question understanding (understanding.rs; a medicine named by its condition,
-//! indicated.rs), candidates from BM25 (lexical.rs) and
-//! from passage vectors (vectors.rs), their fusion (ranking.rs), one answer per distinct text
-//! (collapse.rs). The `Searcher` runs them over the live generation and owns the query-vector
+//! Search: question understanding (understanding/; a medicine named by its condition,
+//! indicated.rs), candidates from BM25 (lexical/) and from passage vectors (vectors.rs),
+//! gathered per question (candidates.rs), their fusion (ranking.rs), one answer per distinct
+//! text (collapse.rs). The `Searcher` runs them over the live generation and owns the query-vector
 //! cache. No HTTP, no verify, no graph.
 
+mod candidates;
 pub mod collapse;
 pub mod features;
 pub mod indicated;
@@ -16,7 +17,6 @@ pub mod understanding;
 pub mod vectors;
 mod workers;
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use moka::sync::Cache;
@@ -28,12 +28,10 @@ use crate::engine::EngineError;
 use crate::label::section_name;
 use crate::live::{Live, LiveIndex};
 use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
+use candidates::{lexical_pool, partner_texts, subject_nearest, with_missing};
 use collapse::{AlsoIn, Collapsed};
 use features::{PartnerTexts, Weights};
-use lexical::{
-    analyse, labels_candidates, labels_texts_naming, lexical_candidates,
-    lexical_candidates_and_within, LexicalHit,
-};
+use lexical::{analyse, LexicalHit};
 use ranking::{rank, Candidates};
 use section_space::SectionSpace;
 use understanding::Understanding;
@@ -42,8 +40,6 @@ const QUERY_CACHE_ENTRIES: u64 = 10_000;
 /// Candidates drawn from each retriever before fusion; more when filters will discard some.
 const CANDIDATES: usize = 300;
 const FILTERED_CANDIDATES: usize = 5_000;
-/// Extra BM25 candidates taken from the subject drug's (or class's) own labels.
-const SUBJECT_CANDIDATES: usize = 100;
 
 /// A search's answer: its texts, best first, and the drugs the question names of which the
 /// index holds no label (read from the same understanding the ranking used).
@@ -173,7 +169,10 @@ impl Searcher {
             _ => (lexical()?, None),
         };
         let semantic = match (&live.dense, &query_vector) {
-            (Some(dense), Some(vector)) => dense.nearest(vector, pool),
+            (Some(dense), Some(vector)) => {
+                let asked = subject_nearest(&live, &understanding, dense, vector)?;
+                with_missing(dense.nearest(vector, pool), asked)
+            }
             _ => Vec::new(),
         };
         Ok(Retrieved {
@@ -263,72 +262,6 @@ fn hit(live: &Live, collapsed: Collapsed) -> Result<SearchHit, EngineError> {
         segment: live.snapshot.segment(address)?,
         also_in: AlsoIn::of(&collapsed.others, &live.catalog, live.snapshot.labels()),
     })
-}
-
-/// BM25 candidates for `text` over the whole index, joined by the best ones within the
-/// subject's labels (a class or brand the text rarely spells out still reaches its labels).
-/// When the subject is a drug, its labels are searched for `subject_text` (the text without
-/// its name): there the name says nothing about a passage but how often it repeats it. Those
-/// scores are set on the whole-index scale (the subject's best text scores what the subject's
-/// best scored there), and the subject's texts found only by their name keep no BM25 score.
-fn lexical_pool(
-    live: &Live,
-    (text, subject_text): (&str, &str),
-    pool: usize,
-    understanding: &Understanding,
-) -> Result<Vec<LexicalHit>, StoreError> {
-    let subject = understanding
-        .drugs
-        .first()
-        .filter(|_| !understanding.subject_open);
-    let Some(subject) = subject else {
-        return lexical_candidates(live, text, pool, None);
-    };
-    let labels = &subject.labels;
-    if subject_text == text || analyse(&live.snapshot, subject_text).is_empty() {
-        let subject = (labels, SUBJECT_CANDIDATES);
-        let (lexical, within) = lexical_candidates_and_within(live, text, pool, subject)?;
-        return Ok(joined(lexical, within));
-    }
-    let mut everywhere = lexical_candidates(live, text, pool, None)?;
-    let mut within = labels_candidates(live, subject_text, labels, SUBJECT_CANDIDATES)?;
-    let in_subject = |hit: &LexicalHit| {
-        live.copies
-            .of(hit.text, &live.catalog)
-            .any(|(_, info)| labels.contains(&info.label))
-    };
-    let mut anchor = None;
-    for hit in everywhere.iter_mut().filter(|hit| in_subject(hit)) {
-        anchor.get_or_insert(hit.score);
-        hit.score = 0.0;
-    }
-    let anchor = anchor.or(everywhere.first().map(|hit| hit.score));
-    let best_within = within
-        .first()
-        .map_or(1.0, |hit| hit.score)
-        .max(f32::EPSILON);
-    let scale = anchor.unwrap_or(best_within) / best_within;
-    within.iter_mut().for_each(|hit| hit.score *= scale);
-    Ok(joined(within, everywhere))
-}
-
-/// The texts of the subject's labels that name a partner (none without a partner).
-fn partner_texts(live: &Live, understanding: &Understanding) -> Result<PartnerTexts, StoreError> {
-    let names = &understanding.partner_names;
-    let (Some(subject), false) = (understanding.drugs.first(), names.is_empty()) else {
-        return Ok(PartnerTexts::default());
-    };
-    let naming_partner = labels_texts_naming(&live.snapshot, names, &subject.labels)?;
-    Ok(PartnerTexts { naming_partner })
-}
-
-/// `first` and the texts of `then` it lacks, best first.
-fn joined(first: Vec<LexicalHit>, then: Vec<LexicalHit>) -> Vec<LexicalHit> {
-    let found: HashSet<TextHash> = first.iter().map(|hit| hit.text).collect();
-    let mut joined = first;
-    joined.extend(then.into_iter().filter(|hit| !found.contains(&hit.text)));
-    joined.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best)));
-    joined
 }
 
 /// Current segments only (never a superseded or withdrawn version), within the filters.

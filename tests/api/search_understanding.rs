@@ -2,8 +2,8 @@
 //! `metadata.unmatched_drugs`, a misspelled drug still finds its label, and a question worded
 //! with "avoid" or "not be used" reaches Contraindications without a cue word for it, a
 //! medicine named only by the condition it treats finds the labels indicated for that condition
-//! (given the way its noun says: a shot, a pill), and a lay phrase the labels gloss reaches the
-//! clinical word.
+//! (given the way its noun says: a shot, a pill), a lay phrase the labels gloss reaches the
+//! clinical word, and the subject's text in the asked section answers though its words differ.
 
 use drugcite::ingest::IngestMode;
 
@@ -82,6 +82,23 @@ async fn avoid_and_not_be_used_reach_contraindications() {
                 .iter()
                 .any(|(_, section)| section == "Contraindications"),
             "{question}: {found:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_asked_section_of_the_subject_answers_though_its_words_differ() {
+    let app = spawn_app().await;
+    for question in ["apraclonidine overdose", "iopidine overdose"] {
+        let reply = app.search(question, 3).await;
+        let found = top(&reply, 1);
+        assert_eq!(
+            found,
+            [(
+                "apraclonidine hydrochloride ophthalmic solution".to_owned(),
+                "Overdosage".to_owned()
+            )],
+            "{question}: its Overdosage says \"overdosage\", never \"overdose\""
         );
     }
 }

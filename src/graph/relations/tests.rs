@@ -52,6 +52,7 @@ fn statements_of(text: &str, section: &str) -> Vec<(String, RelationType, Option
         label: i as u32,
         generic: &l.drug.name,
         names: &l.search_names,
+        brands: &l.drug.brand_names,
         classes: &l.classes,
     }));
     let drugs = Drugs::new(&vocabulary, &labels);

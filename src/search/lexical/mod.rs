@@ -104,6 +104,18 @@ pub fn labels_candidates(
         .map_err(searching)
 }
 
+/// The distinct current texts within the labels `labels` (ordinals of `snapshot.labels()`),
+/// of the section `section_key` when given, at most `limit`, each with score 0 and its
+/// smallest fingerprint: what the subject's labels say, whatever the question's words.
+pub fn labels_texts(
+    live: &Live,
+    labels: &BTreeSet<u32>,
+    section_key: Option<&str>,
+    limit: usize,
+) -> Result<Vec<LexicalHit>, StoreError> {
+    segments::labels_texts(&live.snapshot, labels, section_key, limit).map_err(searching)
+}
+
 /// The best `limit` distinct current texts of the section `section_key` by BM25 of `terms`
 /// (analysed already) over their text alone, best first.
 pub fn section_candidates(

@@ -40,6 +40,31 @@ pub(super) fn candidates(
         .search(&BooleanQuery::new(required), &DistinctTexts { limit })
 }
 
+/// Every distinct current text within the labels `labels` (ordinals of `snapshot.labels()`),
+/// of the section `section_key` when given, at most `limit`, unscored (score 0), smaller
+/// fingerprint first.
+pub(super) fn labels_texts(
+    snapshot: &Snapshot,
+    labels: &BTreeSet<u32>,
+    section_key: Option<&str>,
+    limit: usize,
+) -> tantivy::Result<Vec<LexicalHit>> {
+    let mut required: Vec<(Occur, Box<dyn Query>)> = vec![
+        unscored(snapshot.current_query()),
+        unscored(labels_query(snapshot, labels)),
+    ];
+    if let Some(key) = section_key {
+        let term = Term::from_field_text(snapshot.fields().section_key, key);
+        required.push(unscored(Box::new(TermQuery::new(
+            term,
+            IndexRecordOption::Basic,
+        ))));
+    }
+    snapshot
+        .searcher()
+        .search(&BooleanQuery::new(required), &DistinctTexts { limit })
+}
+
 /// Matches the segments of the labels `labels` (ordinals of `snapshot.labels()`), by set id: a
 /// segment's doc names the version that first held it.
 pub(super) fn labels_query(snapshot: &Snapshot, labels: &BTreeSet<u32>) -> Box<dyn Query> {

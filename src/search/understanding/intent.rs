@@ -2,10 +2,14 @@
 //! keys, most specific first, then the subsections of the populations it names. Pure; knows
 //! nothing of drugs or ranking.
 
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::LazyLock;
 
+use super::lay::stems;
 use super::populations::populations;
-use crate::text::{occurrences, WordEdge};
+use crate::label::{section_keys, section_name};
+use crate::text::{name_words, occurrences, WordEdge};
 
 /// The label subsection of each population the shared recogniser names (21 CFR 201.57(c)(9):
 /// 8.4 Pediatric Use, 8.5 Geriatric Use); the others are asked for by the cue words below.
@@ -185,7 +189,10 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
 /// warning" asks for the Boxed Warning, not also for Warnings and Precautions by its "warning".
 pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     let mut sections: Vec<&'static str> = Vec::new();
-    let asked = asked_entries(&format!(" {lower} "));
+    let mut asked = vec![false; SECTION_INTENTS.len()];
+    for (_, entry) in claimed_cues(&format!(" {lower} ")) {
+        asked[entry] = true;
+    }
     for ((_, wanted), _) in SECTION_INTENTS.iter().zip(asked).filter(|(_, a)| *a) {
         for section in *wanted {
             if !sections.contains(section) {
@@ -196,8 +203,44 @@ pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     sections
 }
 
-/// Per entry of `SECTION_INTENTS`, whether a cue of it claims words of `padded`.
-fn asked_entries(padded: &str) -> Vec<bool> {
+/// The words of `lower` a section cue claims that head other sections than those the cue
+/// asks for ("use" of "used for" heads "Pediatric Use", not "Indications and Usage"): every
+/// passage repeats its heading, so in a text query such a word favours the sections headed
+/// alike over the one asked.
+pub(super) fn heading_cue_words(lower: &str) -> Vec<String> {
+    let padded = format!(" {lower} ");
+    let mut words = Vec::new();
+    for (span, entry) in claimed_cues(&padded) {
+        let asked = SECTION_INTENTS[entry].1;
+        let end = padded[span.end..]
+            .find(|c: char| !c.is_alphanumeric())
+            .map_or(padded.len(), |n| span.end + n);
+        for word in name_words(&padded[span.start..end]) {
+            let stems = stems(word);
+            if !heads_any(&stems, asked.iter().copied()) && heads_any(&stems, section_keys()) {
+                words.push(word.to_owned());
+            }
+        }
+    }
+    words
+}
+
+/// Whether one of `stems` is a word of the heading of a section of `keys`.
+fn heads_any<'a>(stems: &[String], keys: impl IntoIterator<Item = &'a str>) -> bool {
+    static HEADINGS: LazyLock<HashMap<&'static str, Vec<String>>> = LazyLock::new(|| {
+        section_keys()
+            .map(|key| (key, super::lay::stems(&section_name(key))))
+            .collect()
+    });
+    keys.into_iter().any(|key| {
+        let heading = HEADINGS.get(key).map_or(&[][..], Vec::as_slice);
+        stems.iter().any(|stem| heading.contains(stem))
+    })
+}
+
+/// The cues claiming words of `padded`, longest first, each with its entry of
+/// `SECTION_INTENTS`.
+fn claimed_cues(padded: &str) -> Vec<(Range<usize>, usize)> {
     let mut found: Vec<(Range<usize>, usize)> = SECTION_INTENTS
         .iter()
         .enumerate()
@@ -208,18 +251,16 @@ fn asked_entries(padded: &str) -> Vec<bool> {
         })
         .collect();
     found.sort_by_key(|(span, entry)| (std::cmp::Reverse(span.len()), span.start, *entry));
-    let mut claimed: Vec<Range<usize>> = Vec::new();
-    let mut asked = vec![false; SECTION_INTENTS.len()];
+    let mut claimed: Vec<(Range<usize>, usize)> = Vec::new();
     for (span, entry) in found {
         if !claimed
             .iter()
-            .any(|c| c.start < span.end && span.start < c.end)
+            .any(|(c, _)| c.start < span.end && span.start < c.end)
         {
-            claimed.push(span);
-            asked[entry] = true;
+            claimed.push((span, entry));
         }
     }
-    asked
+    claimed
 }
 
 /// Adds, after those already asked for, the subsections of the populations `lower` names
@@ -328,5 +369,19 @@ mod tests {
             v.understand("uncontraindicated").sections.is_empty(),
             "cues start at a word boundary"
         );
+    }
+
+    #[test]
+    fn heading_cue_words_are_those_heading_other_sections_than_asked() {
+        use super::heading_cue_words;
+        assert_eq!(heading_cue_words("what is it used for"), ["used"]);
+        assert_eq!(
+            heading_cue_words("taken with alcohol"),
+            Vec::<String>::new()
+        );
+        assert!(heading_cue_words("is it safe in pregnancy").is_empty());
+        assert!(heading_cue_words("black box warning").is_empty());
+        assert!(heading_cue_words("contraindicated in asthma").is_empty());
+        assert!(heading_cue_words("overdose").is_empty());
     }
 }

@@ -38,7 +38,7 @@ impl LayTerms {
 /// The words of `text` as the text index analyses them (lowercased, ASCII-folded, stop words
 /// removed, Porter-stemmed); one analyzer per thread, since the graph build understands every
 /// sentence of the corpus.
-fn stems(text: &str) -> Vec<String> {
+pub(super) fn stems(text: &str) -> Vec<String> {
     thread_local! {
         static ANALYZER: RefCell<TextAnalyzer> = RefCell::new(crate::store::text_analyzer());
     }

@@ -24,7 +24,7 @@ mod wording;
 
 use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
-use intent::{add_population_sections, interaction_sections, section_intents};
+use intent::{add_population_sections, heading_cue_words, interaction_sections, section_intents};
 use lay::LayTerms;
 use naming::NameTable;
 use spelling::SpellingIndex;
@@ -98,6 +98,8 @@ pub struct LabelNames<'a> {
     pub label: u32,
     pub generic: &'a str,
     pub names: &'a [String],
+    /// Its brand names, as the label writes them.
+    pub brands: &'a [String],
     pub classes: &'a [String],
 }
 
@@ -108,8 +110,12 @@ struct Found {
     mention: DrugMention,
 }
 
+/// More ingredients than this make a label's generic a mixture's list (`own_names`).
+const MIXTURE_INGREDIENTS: usize = 6;
+
 /// Name words of the indexed labels → the labels that carry them; curated brands resolved to
 /// their generics' labels; class phrases → the labels of their members.
+
 #[derive(Default)]
 pub struct DrugVocabulary {
     labels_by_word: HashMap<String, BTreeSet<u32>>,
@@ -145,6 +151,7 @@ impl DrugVocabulary {
             label,
             generic: &l.drug.name,
             names: &l.search_names,
+            brands: &l.drug.brand_names,
             classes: &l.classes,
         }))
     }
@@ -156,7 +163,7 @@ impl DrugVocabulary {
         let mut continuations: HashMap<String, BTreeSet<String>> = HashMap::new();
         let mut leading: BTreeSet<String> = BTreeSet::new();
         for label in &labels {
-            for part in label.names.iter().flat_map(|n| name_parts(n)) {
+            for part in own_names(label).flat_map(|n| name_parts(n)) {
                 let part: Vec<&str> = name_words(&part).collect();
                 leading.extend(part.first().map(|w| (*w).to_owned()));
                 for (i, word) in part.iter().enumerate().filter(|(_, w)| is_name_word(w)) {
@@ -175,6 +182,9 @@ impl DrugVocabulary {
             }
         }
         continuations.retain(|word, _| !standalone.contains(word));
+        // A word no name begins with ("test" of "Aridol Bronchial Challenge Test Kit",
+        // "alcohol" of "dehydrated alcohol") describes a product; alone it names none.
+        labels_by_word.retain(|word, _| leading.contains(word));
         let spelling = SpellingIndex::new(labels_by_word.keys().filter(|w| leading.contains(*w)));
         let mut unlabelled = BTreeSet::new();
         let mut brand_generics = HashMap::new();
@@ -240,7 +250,13 @@ impl DrugVocabulary {
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
         let naming = subject_naming(&found, subject);
         let mut keywords = join_without(&tokens, class_subject);
-        let mut subject_keywords = join_outside(&tokens, &naming);
+        let heading_cues = heading_cue_words(&lower);
+        let left_out: Vec<Range<usize>> = (0..tokens.len())
+            .filter(|&at| heading_cues.iter().any(|w| w == tokens[at]))
+            .map(|at| at..at + 1)
+            .chain(naming)
+            .collect();
+        let mut subject_keywords = join_outside(&tokens, &left_out);
         for wording in self.lay_terms.wording_in(&lower) {
             for query in [&mut keywords, &mut subject_keywords] {
                 query.push(' ');
@@ -363,6 +379,26 @@ impl DrugVocabulary {
 }
 
 /// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
+/// The names a question may call a label by: all of them, but of a mixture — more than
+/// `MIXTURE_INGREDIENTS` ingredients in its generic or substances (multivitamins, homeopathic
+/// kits of plant and organ extracts) — only its brands and a generic that lists nothing:
+/// nobody names such a product by one ingredient among many, and "bladder" or "iron" would
+/// otherwise name it.
+fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a String> {
+    let generic = label.generic.to_lowercase();
+    let listed: usize = name_parts(&generic)
+        .iter()
+        .map(|part| part.split(" - ").count())
+        .sum();
+    let substances = label.names.len().saturating_sub(1 + label.brands.len());
+    let mixture = listed.max(substances) > MIXTURE_INGREDIENTS;
+    let brand = |name: &str| label.brands.iter().any(|b| b.eq_ignore_ascii_case(name));
+    label
+        .names
+        .iter()
+        .filter(move |name| !mixture || brand(name) || (listed == 1 && **name == generic))
+}
+
 pub(crate) fn name_parts(name: &str) -> Vec<String> {
     name.split([',', '/', ';'])
         .flat_map(|part| part.split(" and "))

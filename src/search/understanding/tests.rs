@@ -16,6 +16,7 @@ pub(super) fn vocabulary() -> DrugVocabulary {
         label: i as u32,
         generic: &n[0],
         names: n.as_slice(),
+        brands: &[],
         classes: &[],
     }))
 }
@@ -168,6 +169,7 @@ fn only_words_a_name_begins_with_are_read_through_misspellings() {
         label: 0,
         generic: "ozanimod",
         names: &names,
+        brands: &[],
         classes: &[],
     }]);
     let started = v.understand("heart rhythm medicine that has to be started in the hospital");
@@ -193,4 +195,82 @@ fn a_curated_brand_beside_another_drug_is_searched_by_its_generic() {
         own.keywords.contains("lipitor"),
         "a brand a label carries stays"
     );
+}
+
+#[test]
+fn a_mixture_is_named_by_its_brand_not_by_one_of_its_ingredients() {
+    let kit = "plantago major - pork kidney - sus scrofa urinary bladder - quinhydrone - \
+               sarsaparilla - succinic acid - methylene blue";
+    let kit_names = vec![
+        kit.to_owned(),
+        "guna-kidney".to_owned(),
+        "sus scrofa urinary bladder".to_owned(),
+    ];
+    let kit_brands = vec!["GUNA-KIDNEY".to_owned()];
+    let iron = vec!["iron sucrose".to_owned(), "venofer".to_owned()];
+    let v = DrugVocabulary::build([
+        LabelNames {
+            label: 0,
+            generic: kit,
+            names: &kit_names,
+            brands: &kit_brands,
+            classes: &[],
+        },
+        LabelNames {
+            label: 1,
+            generic: "iron sucrose",
+            names: &iron,
+            brands: &[],
+            classes: &[],
+        },
+    ]);
+    for question in ["bladder pill confusion", "dose for kidney disease"] {
+        assert!(v.understand(question).drugs.is_empty(), "{question}");
+    }
+    assert_eq!(v.understand("guna-kidney dose").drugs.len(), 1);
+    assert_eq!(
+        v.understand("levothyroxine with iron").drugs[0].labels,
+        BTreeSet::from([1]),
+        "a single-ingredient generic keeps its words"
+    );
+}
+
+#[test]
+fn a_cue_word_heading_other_sections_leaves_the_subject_query() {
+    let v = vocabulary();
+    let used = v.understand("what is sertraline used for");
+    assert_eq!(used.sections, ["indications_and_usage"]);
+    assert!(!used.subject_keywords.contains("used"), "{used:?}");
+    assert!(
+        used.keywords.contains("used"),
+        "the whole-index query keeps it"
+    );
+    let pregnancy = v.understand("sertraline safe in pregnancy");
+    assert!(
+        pregnancy.subject_keywords.contains("pregnancy"),
+        "the asked section's own heading word stays: {pregnancy:?}"
+    );
+    let boxed = v.understand("sertraline boxed warning");
+    assert!(boxed.subject_keywords.contains("warning"), "{boxed:?}");
+}
+
+#[test]
+fn a_word_no_name_begins_with_names_no_drug_alone() {
+    let names = vec![
+        "mannitol".to_owned(),
+        "aridol bronchial challenge test kit".to_owned(),
+    ];
+    let v = DrugVocabulary::build([LabelNames {
+        label: 0,
+        generic: "mannitol",
+        names: &names,
+        brands: &[],
+        classes: &[],
+    }]);
+    assert!(v
+        .understand("arthritis injection need tb test first")
+        .drugs
+        .is_empty());
+    assert_eq!(v.understand("aridol asthma").drugs.len(), 1);
+    assert_eq!(v.understand("mannitol kidney").drugs.len(), 1);
 }

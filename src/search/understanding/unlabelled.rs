@@ -31,6 +31,7 @@ mod tests {
             label: 0,
             generic: "sertraline",
             names: &names,
+            brands: &[],
             classes: &[],
         }])
         .with_unlabelled_drugs(["pimozide".to_owned(), "sertraline".to_owned()]);
