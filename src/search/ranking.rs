@@ -186,7 +186,11 @@ pub(crate) mod tests {
             &|_| true,
         );
         let order = best(&ranked);
-        assert_eq!(order[0], fp(2), "the subject's asked section beats higher BM25");
+        assert_eq!(
+            order[0],
+            fp(2),
+            "the subject's asked section beats higher BM25"
+        );
         assert_eq!(order.len(), 3);
         let only_label_1 = rank(
             &candidates,

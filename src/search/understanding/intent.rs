@@ -225,16 +225,16 @@ pub(super) fn heading_cue_words(lower: &str) -> Vec<String> {
     words
 }
 
-/// Whether one of `stems` is a word of the heading of a section of `keys`.
-fn heads_any<'a>(stems: &[String], keys: impl IntoIterator<Item = &'a str>) -> bool {
+/// Whether one of `word_stems` is a word of the heading of a section of `keys`.
+fn heads_any<'a>(word_stems: &[String], keys: impl IntoIterator<Item = &'a str>) -> bool {
     static HEADINGS: LazyLock<HashMap<&'static str, Vec<String>>> = LazyLock::new(|| {
         section_keys()
-            .map(|key| (key, super::lay::stems(&section_name(key))))
+            .map(|key| (key, stems(&section_name(key))))
             .collect()
     });
     keys.into_iter().any(|key| {
         let heading = HEADINGS.get(key).map_or(&[][..], Vec::as_slice);
-        stems.iter().any(|stem| heading.contains(stem))
+        word_stems.iter().any(|stem| heading.contains(stem))
     })
 }
 

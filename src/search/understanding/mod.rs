@@ -115,7 +115,6 @@ const MIXTURE_INGREDIENTS: usize = 6;
 
 /// Name words of the indexed labels → the labels that carry them; curated brands resolved to
 /// their generics' labels; class phrases → the labels of their members.
-
 #[derive(Default)]
 pub struct DrugVocabulary {
     labels_by_word: HashMap<String, BTreeSet<u32>>,
@@ -185,7 +184,7 @@ impl DrugVocabulary {
         // A word no name begins with ("test" of "Aridol Bronchial Challenge Test Kit",
         // "alcohol" of "dehydrated alcohol") describes a product; alone it names none.
         labels_by_word.retain(|word, _| leading.contains(word));
-        let spelling = SpellingIndex::new(labels_by_word.keys().filter(|w| leading.contains(*w)));
+        let spelling = SpellingIndex::new(labels_by_word.keys());
         let mut unlabelled = BTreeSet::new();
         let mut brand_generics = HashMap::new();
         for brand in crate::curated::brands() {
@@ -378,7 +377,6 @@ impl DrugVocabulary {
     }
 }
 
-/// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
 /// The names a question may call a label by: all of them, but of a mixture — more than
 /// `MIXTURE_INGREDIENTS` ingredients in its generic or substances (multivitamins, homeopathic
 /// kits of plant and organ extracts) — only its brands and a generic that lists nothing:
@@ -399,6 +397,7 @@ fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a String> {
         .filter(move |name| !mixture || brand(name) || (listed == 1 && **name == generic))
 }
 
+/// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
 pub(crate) fn name_parts(name: &str) -> Vec<String> {
     name.split([',', '/', ';'])
         .flat_map(|part| part.split(" and "))
