@@ -72,8 +72,8 @@ pub(super) fn lexical_pool(
 
 /// The subject's texts nearest to the question: the `SECTION_CANDIDATES` of the section it
 /// asks for first and the `SUBJECT_NEAREST` of all its sections. A label's words need not be
-/// the question's ("overdose" and "overdosage" stem apart; "who takes it" shares no word with
-/// an indication), so BM25 alone can miss what the subject's label says about the question.
+/// the question's ("overdose" and "overdosage" stem apart), so BM25 alone can miss what the
+/// subject's label says about the question.
 pub(super) fn subject_nearest(
     live: &Live,
     understanding: &Understanding,
@@ -120,11 +120,19 @@ fn most_similar(
 
 /// `found` and the texts of `more` it lacks.
 pub(super) fn with_missing(
-    mut found: Vec<(TextHash, f32)>,
+    found: Vec<(TextHash, f32)>,
     more: Vec<(TextHash, f32)>,
 ) -> Vec<(TextHash, f32)> {
-    let known: HashSet<TextHash> = found.iter().map(|(text, _)| *text).collect();
-    found.extend(more.into_iter().filter(|(text, _)| !known.contains(text)));
+    with_missing_by(found, more, |(text, _)| *text)
+}
+
+/// `found` and the items of `more` whose text (`text_of`) it lacks, in that order.
+fn with_missing_by<T>(mut found: Vec<T>, more: Vec<T>, text_of: impl Fn(&T) -> TextHash) -> Vec<T> {
+    let known: HashSet<TextHash> = found.iter().map(&text_of).collect();
+    found.extend(
+        more.into_iter()
+            .filter(|item| !known.contains(&text_of(item))),
+    );
     found
 }
 
@@ -143,9 +151,7 @@ pub(super) fn partner_texts(
 
 /// `first` and the texts of `then` it lacks, best first.
 fn joined(first: Vec<LexicalHit>, then: Vec<LexicalHit>) -> Vec<LexicalHit> {
-    let found: HashSet<TextHash> = first.iter().map(|hit| hit.text).collect();
-    let mut joined = first;
-    joined.extend(then.into_iter().filter(|hit| !found.contains(&hit.text)));
+    let mut joined = with_missing_by(first, then, |hit| hit.text);
     joined.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.best.cmp(&b.best)));
     joined
 }
