@@ -15,6 +15,7 @@ mod drug_words;
 pub mod form;
 mod intent;
 mod lay;
+pub mod medicine;
 mod naming;
 pub mod populations;
 mod spelling;
@@ -26,6 +27,7 @@ use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
 use intent::{add_population_sections, heading_cue_words, interaction_sections, section_intents};
 use lay::LayTerms;
+use medicine::names_another_medicine;
 use naming::NameTable;
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
@@ -164,7 +166,8 @@ impl DrugVocabulary {
         for label in &labels {
             for part in own_names(label).flat_map(|n| name_parts(n)) {
                 let part: Vec<&str> = name_words(&part).collect();
-                leading.extend(part.first().map(|w| (*w).to_owned()));
+                let first_name_word = part.iter().find(|w| is_name_word(w));
+                leading.extend(first_name_word.map(|w| (*w).to_owned()));
                 for (i, word) in part.iter().enumerate().filter(|(_, w)| is_name_word(w)) {
                     labels_by_word
                         .entry((*word).to_owned())
@@ -182,7 +185,8 @@ impl DrugVocabulary {
         }
         continuations.retain(|word, _| !standalone.contains(word));
         // A word no name begins with ("test" of "Aridol Bronchial Challenge Test Kit",
-        // "alcohol" of "dehydrated alcohol") describes a product; alone it names none.
+        // "alcohol" of "dehydrated alcohol") describes a product; alone it names none. A salt
+        // or form word before the name does not begin it ("sodium zirconium cyclosilicate").
         labels_by_word.retain(|word, _| leading.contains(word));
         let spelling = SpellingIndex::new(labels_by_word.keys());
         let mut unlabelled = BTreeSet::new();
@@ -248,6 +252,9 @@ impl DrugVocabulary {
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
         let naming = subject_naming(&found, subject);
+        let spans: Vec<Range<usize>> = found.iter().map(|f| f.span.clone()).collect();
+        let other_medicine =
+            subject.is_some_and(|f| names_another_medicine(&tokens, &f.span, &spans));
         let mut keywords = join_without(&tokens, class_subject);
         let heading_cues = heading_cue_words(&lower);
         let left_out: Vec<Range<usize>> = (0..tokens.len())
@@ -273,7 +280,7 @@ impl DrugVocabulary {
         let partners = self.partners(&drugs);
         let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
         let mut sections = section_intents(&lower);
-        if sections.is_empty() && subject.is_some() && !partners.is_empty() {
+        if sections.is_empty() && subject.is_some() && (!partners.is_empty() || other_medicine) {
             sections = interaction_sections();
         }
         add_population_sections(&lower, &mut sections);

@@ -274,3 +274,21 @@ fn a_word_no_name_begins_with_names_no_drug_alone() {
     assert_eq!(v.understand("aridol asthma").drugs.len(), 1);
     assert_eq!(v.understand("mannitol kidney").drugs.len(), 1);
 }
+
+#[test]
+fn a_salt_word_before_the_name_does_not_begin_it() {
+    let names = vec!["sodium zirconium cyclosilicate".to_owned()];
+    let v = DrugVocabulary::build([LabelNames {
+        label: 0,
+        generic: "sodium zirconium cyclosilicate",
+        names: &names,
+        brands: &[],
+        classes: &[],
+    }]);
+    let understood = v.understand("how far apart from my other pills should I take zirconium");
+    assert_eq!(understood.drugs.len(), 1);
+    assert_eq!(
+        understood.sections[0], "drug_interactions",
+        "other pills name a second medicine"
+    );
+}
