@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::live::Live;
 use crate::search::lexical::{analyse, section_candidates};
+use crate::search::understanding::form::AUXILIARY_VERBS;
 use crate::search::understanding::medicine::{form_routes, medicine_noun};
 use crate::search::understanding::{DrugMention, Understanding};
 use crate::store::StoreError;
@@ -33,7 +34,8 @@ pub fn with_indicated_subject(
     if !understanding.drugs.is_empty() || understanding.subject_open {
         return Ok(understanding);
     }
-    let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
+    let is_word =
+        |word: &str| !AUXILIARY_VERBS.contains(&word) && !analyse(&live.snapshot, word).is_empty();
     let (modifiers, noun) = condition_before_medicine(&understanding.topic, is_word);
     let condition = analyse(&live.snapshot, &modifiers.join(" "));
     if condition.is_empty() {
@@ -70,8 +72,9 @@ fn without_phrase(keywords: &str, phrase: &str) -> String {
 }
 
 /// The words right before the first medicine noun of `text` (plural "s" ignored), at most
-/// `MAX_MODIFIERS`, stopping at a word `is_word` rejects (a stop word): "gout" of "gout medicine
-/// that…", "menopause hormone" of "menopause hormone pills and…"; with the noun (singular).
+/// `MAX_MODIFIERS`, stopping at a word `is_word` rejects (a stop word) or a verb opening a
+/// yes/no question ("can"): "gout" of "gout medicine that…", "menopause hormone" of
+/// "menopause hormone pills and…"; with the noun (singular).
 /// Empty and `None` without such a noun.
 fn condition_before_medicine(
     text: &str,
@@ -86,7 +89,8 @@ fn condition_before_medicine(
         return (Vec::new(), None);
     };
     let mut start = at;
-    while start > 0 && at - start < MAX_MODIFIERS && is_word(words[start - 1]) {
+    let modifier = |word: &str| is_word(word) && !AUXILIARY_VERBS.contains(&word);
+    while start > 0 && at - start < MAX_MODIFIERS && modifier(words[start - 1]) {
         start -= 1;
     }
     (words[start..at].to_vec(), Some(noun))
@@ -149,6 +153,11 @@ mod tests {
             ["menopause", "hormone"]
         );
         assert_eq!(modifiers("does my medicine cause rash"), Vec::<&str>::new());
+        assert_eq!(
+            modifiers("can fish oil pills cause afib"),
+            ["fish", "oil"],
+            "the verb opening a yes/no question is no condition"
+        );
         assert_eq!(modifiers("drug-induced lupus"), Vec::<&str>::new());
         assert_eq!(modifiers("tumor lysis syndrome risk"), Vec::<&str>::new());
     }

@@ -27,7 +27,7 @@ use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
 use intent::{add_population_sections, heading_cue_words, interaction_sections, section_intents};
 use lay::LayTerms;
-use medicine::names_another_medicine;
+use medicine::{form_after_material, names_another_medicine};
 use naming::NameTable;
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
@@ -103,6 +103,8 @@ pub struct LabelNames<'a> {
     /// Its brand names, as the label writes them.
     pub brands: &'a [String],
     pub classes: &'a [String],
+    /// The routes its products are given by, as openFDA writes them ("ORAL").
+    pub routes: &'a [String],
 }
 
 /// A drug or class found in a question: the words it spans and whether they are a class phrase.
@@ -143,6 +145,8 @@ pub struct DrugVocabulary {
     /// Curated brands the indexed labels do not carry → their generic: the word a label's
     /// text uses, which a lexical query searches in the brand's place.
     brand_generics: HashMap<String, String>,
+    /// Label → the routes (lowercase) its products are given by; absent when the label says none.
+    routes: HashMap<u32, BTreeSet<String>>,
 }
 
 impl DrugVocabulary {
@@ -154,6 +158,7 @@ impl DrugVocabulary {
             names: &l.search_names,
             brands: &l.drug.brand_names,
             classes: &l.classes,
+            routes: &l.drug.route,
         }))
     }
 
@@ -215,6 +220,11 @@ impl DrugVocabulary {
             .collect();
         let lay_terms = LayTerms::curated();
         let names = NameTable::build(&labels);
+        let routes = labels
+            .iter()
+            .filter(|l| !l.routes.is_empty())
+            .map(|l| (l.label, l.routes.iter().map(|r| r.to_lowercase()).collect()))
+            .collect();
         Self {
             labels_by_word,
             continuations,
@@ -226,6 +236,7 @@ impl DrugVocabulary {
             unlabelled,
             names,
             brand_generics,
+            routes,
         }
     }
 
@@ -337,7 +348,8 @@ impl DrugVocabulary {
             let exact = self.drug_labels(word, tokens.get(at + 1).copied());
             let named = exact
                 .map(|labels| (*word, labels))
-                .or_else(|| self.misspelled(word));
+                .or_else(|| self.misspelled(word))
+                .filter(|(_, labels)| self.given_as_named(labels, tokens, at));
             if let Some((name, labels)) = named {
                 found.push(Found {
                     span: at..at + 1,
@@ -357,6 +369,17 @@ impl DrugVocabulary {
             combinations: labels.intersection(&self.combinations).copied().collect(),
             labels: labels.clone(),
         }
+    }
+
+    /// Whether one of `labels` is given by a route of the form named after the material at
+    /// `at` ("fish oil pills" are swallowed: an infusion holding fish oil is not what they
+    /// name), or no such form is named, or no label says its routes.
+    fn given_as_named(&self, labels: &BTreeSet<u32>, tokens: &[&str], at: usize) -> bool {
+        let Some(wanted) = form_after_material(tokens, at) else {
+            return true;
+        };
+        let mut said = labels.iter().filter_map(|l| self.routes.get(l)).peekable();
+        said.peek().is_none() || said.any(|given| wanted.iter().any(|r| given.contains(r)))
     }
 
     /// The name a misspelled `word` stands for and its labels; never for a name word itself
