@@ -263,6 +263,21 @@ fn claimed_cues(padded: &str) -> Vec<(Range<usize>, usize)> {
     claimed
 }
 
+/// Words right after the subject that join something to it ("cipro with antacids").
+const JOINING_AFTER: &[&str] = &["with", "plus", "while"];
+/// Words right before the subject that join it to something ("beer while taking tinidazole").
+const JOINING_BEFORE: &[&str] = &["taking", "with"];
+
+/// Whether the words right around the subject at `subject` join something to it: whether the
+/// second thing is a drug or a condition, the question asks what the label says of the pair,
+/// which the interaction sections hold (with the contraindications and warnings among them).
+pub(super) fn joined_to_subject(tokens: &[&str], subject: &Range<usize>) -> bool {
+    let after = tokens.get(subject.end);
+    let before = subject.start.checked_sub(1).map(|at| tokens[at]);
+    after.is_some_and(|w| JOINING_AFTER.contains(w))
+        || before.is_some_and(|w| JOINING_BEFORE.contains(&w))
+}
+
 /// Adds, after those already asked for, the subsections of the populations `lower` names
 /// ("Lexapro dose for older adults" also asks for Geriatric Use).
 pub(super) fn add_population_sections(lower: &str, sections: &mut Vec<&'static str>) {
@@ -369,6 +384,19 @@ mod tests {
             v.understand("uncontraindicated").sections.is_empty(),
             "cues start at a word boundary"
         );
+    }
+
+    #[test]
+    fn a_word_right_around_the_subject_joins_something_to_it() {
+        use super::joined_to_subject;
+        let joined = |question: &str, subject| {
+            let tokens: Vec<&str> = question.split(' ').collect();
+            joined_to_subject(&tokens, &subject)
+        };
+        assert!(joined("cipro with antacids or milk", 0..1));
+        assert!(joined("can I drink beer while taking tinidazole", 6..7));
+        assert!(!joined("atomoxetine in patients with heart problems", 0..1));
+        assert!(!joined("metformin", 0..1));
     }
 
     #[test]

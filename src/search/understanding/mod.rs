@@ -24,8 +24,12 @@ mod unlabelled;
 mod wording;
 
 use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
-use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
-use intent::{add_population_sections, heading_cue_words, interaction_sections, section_intents};
+pub(crate) use drug_words::name_parts;
+use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
+use intent::{
+    add_population_sections, heading_cue_words, interaction_sections, joined_to_subject,
+    section_intents,
+};
 use lay::LayTerms;
 use medicine::{form_after_material, names_another_medicine};
 use naming::NameTable;
@@ -113,9 +117,6 @@ struct Found {
     class: bool,
     mention: DrugMention,
 }
-
-/// More ingredients than this make a label's generic a mixture's list (`own_names`).
-const MIXTURE_INGREDIENTS: usize = 6;
 
 /// Name words of the indexed labels → the labels that carry them; curated brands resolved to
 /// their generics' labels; class phrases → the labels of their members.
@@ -264,8 +265,9 @@ impl DrugVocabulary {
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
         let naming = subject_naming(&found, subject);
         let spans: Vec<Range<usize>> = found.iter().map(|f| f.span.clone()).collect();
-        let other_medicine =
-            subject.is_some_and(|f| names_another_medicine(&tokens, &f.span, &spans));
+        let joined = subject.is_some_and(|f| {
+            joined_to_subject(&tokens, &f.span) || names_another_medicine(&tokens, &f.span, &spans)
+        });
         let mut keywords = join_without(&tokens, class_subject);
         let heading_cues = heading_cue_words(&lower);
         let left_out: Vec<Range<usize>> = (0..tokens.len())
@@ -291,7 +293,7 @@ impl DrugVocabulary {
         let partners = self.partners(&drugs);
         let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
         let mut sections = section_intents(&lower);
-        if sections.is_empty() && subject.is_some() && (!partners.is_empty() || other_medicine) {
+        if sections.is_empty() && subject.is_some() && (!partners.is_empty() || joined) {
             sections = interaction_sections();
         }
         add_population_sections(&lower, &mut sections);
@@ -405,34 +407,6 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
-}
-
-/// The names a question may call a label by: all of them, but of a mixture — more than
-/// `MIXTURE_INGREDIENTS` ingredients in its generic or substances (multivitamins, homeopathic
-/// kits of plant and organ extracts) — only its brands and a generic that lists nothing:
-/// nobody names such a product by one ingredient among many, and "bladder" or "iron" would
-/// otherwise name it.
-fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a String> {
-    let generic = label.generic.to_lowercase();
-    let listed: usize = name_parts(&generic)
-        .iter()
-        .map(|part| part.split(" - ").count())
-        .sum();
-    let substances = label.names.len().saturating_sub(1 + label.brands.len());
-    let mixture = listed.max(substances) > MIXTURE_INGREDIENTS;
-    let brand = |name: &str| label.brands.iter().any(|b| b.eq_ignore_ascii_case(name));
-    label
-        .names
-        .iter()
-        .filter(move |name| !mixture || brand(name) || (listed == 1 && **name == generic))
-}
-
-/// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
-pub(crate) fn name_parts(name: &str) -> Vec<String> {
-    name.split([',', '/', ';'])
-        .flat_map(|part| part.split(" and "))
-        .map(str::to_owned)
-        .collect()
 }
 
 #[cfg(test)]
