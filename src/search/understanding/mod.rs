@@ -27,7 +27,7 @@ use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 pub(crate) use drug_words::name_parts;
 use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
 use intent::{
-    add_population_sections, heading_cue_words, interaction_sections, joined_to_subject,
+    add_population_sections, cue_words_left_out, interaction_sections, joined_to_subject,
     section_intents,
 };
 use lay::LayTerms;
@@ -269,9 +269,9 @@ impl DrugVocabulary {
             joined_to_subject(&tokens, &f.span) || names_another_medicine(&tokens, &f.span, &spans)
         });
         let mut keywords = join_without(&tokens, class_subject);
-        let heading_cues = heading_cue_words(&lower);
+        let cue_words = cue_words_left_out(&lower);
         let left_out: Vec<Range<usize>> = (0..tokens.len())
-            .filter(|&at| heading_cues.iter().any(|w| w == tokens[at]))
+            .filter(|&at| cue_words.iter().any(|w| w == tokens[at]))
             .map(|at| at..at + 1)
             .chain(naming)
             .collect();
