@@ -92,7 +92,10 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
             "boxed_warning",
         ],
     ),
-    (&["overdos", "too much", "toxicity"], &["overdosage"]),
+    (
+        &["overdos", "too much", "too many", "toxicity"],
+        &["overdosage"],
+    ),
     (
         &["pregnan", "fetal", "fetus", "birth defect", "cleft"],
         &[
@@ -354,6 +357,10 @@ mod tests {
             .sections
             .contains(&"adverse_reactions"));
         assert_eq!(v.understand("overdose symptoms").sections, ["overdosage"]);
+        assert_eq!(
+            v.understand("took too many sertraline").sections,
+            ["overdosage"]
+        );
         assert_eq!(
             v.understand("What is tamsulosin used for?").sections,
             ["indications_and_usage"]
