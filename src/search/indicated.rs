@@ -34,8 +34,7 @@ pub fn with_indicated_subject(
     if !understanding.drugs.is_empty() || understanding.subject_open {
         return Ok(understanding);
     }
-    let is_word =
-        |word: &str| !AUXILIARY_VERBS.contains(&word) && !analyse(&live.snapshot, word).is_empty();
+    let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
     let (modifiers, noun) = condition_before_medicine(&understanding.topic, is_word);
     let condition = analyse(&live.snapshot, &modifiers.join(" "));
     if condition.is_empty() {
