@@ -5,10 +5,11 @@
 //! question's subject. Reads the index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::LazyLock;
 
 use crate::live::Live;
 use crate::search::lexical::{analyse, section_candidates};
+use crate::search::understanding::form::AUXILIARY_VERBS;
+use crate::search::understanding::medicine::{form_routes, medicine_noun};
 use crate::search::understanding::{DrugMention, Understanding};
 use crate::store::StoreError;
 use crate::text::name_words;
@@ -34,8 +35,7 @@ pub fn with_indicated_subject(
         return Ok(understanding);
     }
     let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
-    let (modifiers, noun) =
-        condition_before_medicine(&understanding.topic, medicine_nouns(), is_word);
+    let (modifiers, noun) = condition_before_medicine(&understanding.topic, is_word);
     let condition = analyse(&live.snapshot, &modifiers.join(" "));
     if condition.is_empty() {
         return Ok(understanding);
@@ -70,65 +70,26 @@ fn without_phrase(keywords: &str, phrase: &str) -> String {
     kept.map(|(_, w)| *w).collect::<Vec<_>>().join(" ")
 }
 
-/// Nouns that refer to a medicine: the last words of the curated class phrases people use
-/// ("cholesterol medicine", "sleeping pill", "water pill"), those that end two phrases or more,
-/// and the nouns of `graph/medicine-forms.tsv` ("shot", "inhaler").
-fn medicine_nouns() -> &'static BTreeSet<String> {
-    static NOUNS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
-        let mut ending: BTreeMap<String, usize> = BTreeMap::new();
-        for class in crate::curated::drug_classes() {
-            for term in &class.terms {
-                let words: Vec<&str> = name_words(term).collect();
-                if let [_, .., last] = words.as_slice() {
-                    *ending.entry((*last).to_owned()).or_default() += 1;
-                }
-            }
-        }
-        let heads = ending
-            .into_iter()
-            .filter(|(_, phrases)| *phrases >= 2)
-            .map(|(noun, _)| noun);
-        heads.chain(form_routes().keys().cloned()).collect()
-    });
-    &NOUNS
-}
-
-/// The routes (lowercase) each form noun implies.
-fn form_routes() -> &'static BTreeMap<String, Vec<String>> {
-    static ROUTES: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
-        crate::curated::medicine_forms()
-            .into_iter()
-            .map(|form| (form.noun, form.routes))
-            .collect()
-    });
-    &ROUTES
-}
-
 /// The words right before the first medicine noun of `text` (plural "s" ignored), at most
-/// `MAX_MODIFIERS`, stopping at a word `is_word` rejects (a stop word): "gout" of "gout medicine
-/// that…", "menopause hormone" of "menopause hormone pills and…"; with the noun (singular).
+/// `MAX_MODIFIERS`, stopping at a word `is_word` rejects (a stop word) or a verb opening a
+/// yes/no question ("can"): "gout" of "gout medicine that…", "menopause hormone" of
+/// "menopause hormone pills and…"; with the noun (singular).
 /// Empty and `None` without such a noun.
-fn condition_before_medicine<'a, 'n>(
-    text: &'a str,
-    nouns: &'n BTreeSet<String>,
+fn condition_before_medicine(
+    text: &str,
     is_word: impl Fn(&str) -> bool,
-) -> (Vec<&'a str>, Option<&'n str>) {
+) -> (Vec<&str>, Option<&'static str>) {
     let words: Vec<&str> = name_words(text).collect();
-    let noun_of = |w: &str| {
-        nouns
-            .get(w)
-            .or_else(|| nouns.get(w.strip_suffix('s')?))
-            .map(String::as_str)
-    };
     let Some((at, noun)) = words
         .iter()
         .enumerate()
-        .find_map(|(at, w)| Some((at, noun_of(w)?)))
+        .find_map(|(at, w)| Some((at, medicine_noun(w)?)))
     else {
         return (Vec::new(), None);
     };
     let mut start = at;
-    while start > 0 && at - start < MAX_MODIFIERS && is_word(words[start - 1]) {
+    let modifier = |word: &str| is_word(word) && !AUXILIARY_VERBS.contains(&word);
+    while start > 0 && at - start < MAX_MODIFIERS && modifier(words[start - 1]) {
         start -= 1;
     }
     (words[start..at].to_vec(), Some(noun))
@@ -180,19 +141,22 @@ mod tests {
 
     fn modifiers(text: &str) -> Vec<&str> {
         let stop = ["that", "and", "the", "my", "a"];
-        condition_before_medicine(text, medicine_nouns(), |w| !stop.contains(&w)).0
+        condition_before_medicine(text, |w| !stop.contains(&w)).0
     }
 
     #[test]
     fn the_condition_is_the_words_before_a_medicine_noun() {
-        assert!(medicine_nouns().contains("medicine"));
-        assert!(medicine_nouns().contains("pill"));
         assert_eq!(modifiers("gout medicine that raises the risk"), ["gout"]);
         assert_eq!(
             modifiers("menopause hormone pills and memory loss"),
             ["menopause", "hormone"]
         );
         assert_eq!(modifiers("does my medicine cause rash"), Vec::<&str>::new());
+        assert_eq!(
+            modifiers("can fish oil pills cause afib"),
+            ["fish", "oil"],
+            "the verb opening a yes/no question is no condition"
+        );
         assert_eq!(modifiers("drug-induced lupus"), Vec::<&str>::new());
         assert_eq!(modifiers("tumor lysis syndrome risk"), Vec::<&str>::new());
     }
@@ -210,12 +174,11 @@ mod tests {
     #[test]
     fn a_form_noun_names_the_condition_and_the_routes() {
         let is_word = |w: &str| w != "that";
-        let (words, noun) =
-            condition_before_medicine("migraine shots that constipate", medicine_nouns(), is_word);
+        let (words, noun) = condition_before_medicine("migraine shots that constipate", is_word);
         assert_eq!((words, noun), (vec!["migraine"], Some("shot")));
         assert!(form_routes()["shot"].contains(&"subcutaneous".to_owned()));
         assert_eq!(form_routes()["pill"], ["oral"]);
-        let (_, noun) = condition_before_medicine("gout medicine", medicine_nouns(), is_word);
+        let (_, noun) = condition_before_medicine("gout medicine", is_word);
         assert!(noun.is_some_and(|n| !form_routes().contains_key(n)));
     }
 }

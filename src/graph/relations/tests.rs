@@ -54,6 +54,7 @@ fn statements_of(text: &str, section: &str) -> Vec<(String, RelationType, Option
         names: &l.search_names,
         brands: &l.drug.brand_names,
         classes: &l.classes,
+        routes: &l.drug.route,
     }));
     let drugs = Drugs::new(&vocabulary, &labels);
     statements(text, section, &matcher(), &drugs)

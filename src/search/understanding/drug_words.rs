@@ -1,6 +1,9 @@
 //! Which words of a question or a label name can be drug names: salts, forms and routes that
 //! never are, words that only name a chemical before a head noun, the words that ask for drugs
-//! in general. Word rules only; the vocabulary of the labels is `mod.rs`.
+//! in general, the names a label may be called by. Word rules only; the vocabulary of the
+//! labels is `mod.rs`.
+
+use super::LabelNames;
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
 const NOT_DRUG_WORDS: &[&str] = &[
@@ -89,4 +92,35 @@ pub(super) fn is_name_word(word: &str) -> bool {
 
 pub(super) fn singular(word: &str) -> Option<&str> {
     word.strip_suffix('s').filter(|w| w.len() >= MIN_NAME_WORD)
+}
+
+/// More ingredients than this make a label's generic a mixture's list (`own_names`).
+const MIXTURE_INGREDIENTS: usize = 6;
+
+/// The names a question may call a label by: all of them, but of a mixture — more than
+/// `MIXTURE_INGREDIENTS` ingredients in its generic or substances (multivitamins, homeopathic
+/// kits of plant and organ extracts) — only its brands and a generic that lists nothing:
+/// nobody names such a product by one ingredient among many, and "bladder" or "iron" would
+/// otherwise name it.
+pub(super) fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a String> {
+    let generic = label.generic.to_lowercase();
+    let listed: usize = name_parts(&generic)
+        .iter()
+        .map(|part| part.split(" - ").count())
+        .sum();
+    let substances = label.names.len().saturating_sub(1 + label.brands.len());
+    let mixture = listed.max(substances) > MIXTURE_INGREDIENTS;
+    let brand = |name: &str| label.brands.iter().any(|b| b.eq_ignore_ascii_case(name));
+    label
+        .names
+        .iter()
+        .filter(move |name| !mixture || brand(name) || (listed == 1 && **name == generic))
+}
+
+/// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
+pub(crate) fn name_parts(name: &str) -> Vec<String> {
+    name.split([',', '/', ';'])
+        .flat_map(|part| part.split(" and "))
+        .map(str::to_owned)
+        .collect()
 }

@@ -6,9 +6,14 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+/// The verbs that open a yes/no question ("Can X be taken with Y?").
+pub const AUXILIARY_VERBS: &[&str] = &[
+    "is", "are", "can", "could", "does", "do", "should", "may", "will", "would", "must",
+];
+
 static YES_NO: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:is|are|can|could|does|do|should|may|will|would|must)\b")
-        .expect("yes/no pattern")
+    let verbs = AUXILIARY_VERBS.join("|");
+    Regex::new(&format!(r"(?i)^\s*(?:{verbs})\b")).expect("yes/no pattern")
 });
 static COMMON: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(

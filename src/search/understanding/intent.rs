@@ -24,6 +24,21 @@ const POPULATION_SECTIONS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// What a drug is for, asked as people ask it: its uses, what it is prescribed for, who takes
+/// it. The words ask; the Indications text says "indicated for", so they leave the subject's
+/// query ("takes" would favour the Dosage and Administration's "take").
+const PURPOSE_CUES: &[&str] = &[
+    "uses",
+    "for what",
+    "is it for",
+    "prescribed for",
+    "who takes",
+    "who uses",
+    "who gets",
+    "who should take",
+    "who should get",
+];
+
 /// Section keys a wording asks for, most specific first. Matched on lowercased word prefixes.
 const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
     (
@@ -77,7 +92,10 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
             "boxed_warning",
         ],
     ),
-    (&["overdos", "too much", "toxicity"], &["overdosage"]),
+    (
+        &["overdos", "too much", "too many", "toxicity"],
+        &["overdosage"],
+    ),
     (
         &["pregnan", "fetal", "fetus", "birth defect", "cleft"],
         &[
@@ -132,6 +150,7 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
         &["used for", "use for", "indicat", "treat", "approved for"],
         &["indications_and_usage"],
     ),
+    (PURPOSE_CUES, &["indications_and_usage"]),
     (
         &[
             "dose",
@@ -203,21 +222,25 @@ pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     sections
 }
 
-/// The words of `lower` a section cue claims that head other sections than those the cue
-/// asks for ("use" of "used for" heads "Pediatric Use", not "Indications and Usage"): every
-/// passage repeats its heading, so in a text query such a word favours the sections headed
-/// alike over the one asked.
-pub(super) fn heading_cue_words(lower: &str) -> Vec<String> {
+/// The words of `lower` a section cue claims that leave the subject's text query: those of a
+/// purpose cue (`PURPOSE_CUES`), and those heading other sections than the cue asks for ("use"
+/// of "used for" heads "Pediatric Use", not "Indications and Usage": every passage repeats its
+/// heading, so in a text query such a word favours the sections headed alike over the one
+/// asked).
+pub(super) fn cue_words_left_out(lower: &str) -> Vec<String> {
     let padded = format!(" {lower} ");
     let mut words = Vec::new();
     for (span, entry) in claimed_cues(&padded) {
-        let asked = SECTION_INTENTS[entry].1;
+        let (cues, asked) = SECTION_INTENTS[entry];
+        let purpose = std::ptr::eq(cues, PURPOSE_CUES);
         let end = padded[span.end..]
             .find(|c: char| !c.is_alphanumeric())
             .map_or(padded.len(), |n| span.end + n);
         for word in name_words(&padded[span.start..end]) {
             let stems = stems(word);
-            if !heads_any(&stems, asked.iter().copied()) && heads_any(&stems, section_keys()) {
+            let heads_other =
+                !heads_any(&stems, asked.iter().copied()) && heads_any(&stems, section_keys());
+            if purpose || heads_other {
                 words.push(word.to_owned());
             }
         }
@@ -261,6 +284,21 @@ fn claimed_cues(padded: &str) -> Vec<(Range<usize>, usize)> {
         }
     }
     claimed
+}
+
+/// Words right after the subject that join something to it ("cipro with antacids").
+const JOINING_AFTER: &[&str] = &["with", "plus", "while"];
+/// Words right before the subject that join it to something ("beer while taking tinidazole").
+const JOINING_BEFORE: &[&str] = &["taking", "with"];
+
+/// Whether the words right around the subject at `subject` join something to it: whether the
+/// second thing is a drug or a condition, the question asks what the label says of the pair,
+/// which the interaction sections hold (with the contraindications and warnings among them).
+pub(super) fn joined_to_subject(tokens: &[&str], subject: &Range<usize>) -> bool {
+    let after = tokens.get(subject.end);
+    let before = subject.start.checked_sub(1).map(|at| tokens[at]);
+    after.is_some_and(|w| JOINING_AFTER.contains(w))
+        || before.is_some_and(|w| JOINING_BEFORE.contains(&w))
 }
 
 /// Adds, after those already asked for, the subsections of the populations `lower` names
@@ -320,8 +358,27 @@ mod tests {
             .contains(&"adverse_reactions"));
         assert_eq!(v.understand("overdose symptoms").sections, ["overdosage"]);
         assert_eq!(
+            v.understand("took too many sertraline").sections,
+            ["overdosage"]
+        );
+        assert_eq!(
             v.understand("What is tamsulosin used for?").sections,
             ["indications_and_usage"]
+        );
+        for purpose in [
+            "sertraline uses",
+            "who takes sertraline",
+            "sertraline is it for",
+        ] {
+            assert_eq!(
+                v.understand(purpose).sections,
+                ["indications_and_usage"],
+                "{purpose}"
+            );
+        }
+        assert_eq!(
+            v.understand("who should not take sertraline").sections,
+            ["contraindications"]
         );
         assert!(v
             .understand("safe in pregnancy?")
@@ -372,16 +429,31 @@ mod tests {
     }
 
     #[test]
-    fn heading_cue_words_are_those_heading_other_sections_than_asked() {
-        use super::heading_cue_words;
-        assert_eq!(heading_cue_words("what is it used for"), ["used"]);
+    fn a_word_right_around_the_subject_joins_something_to_it() {
+        use super::joined_to_subject;
+        let joined = |question: &str, subject| {
+            let tokens: Vec<&str> = question.split(' ').collect();
+            joined_to_subject(&tokens, &subject)
+        };
+        assert!(joined("cipro with antacids or milk", 0..1));
+        assert!(joined("can I drink beer while taking tinidazole", 6..7));
+        assert!(!joined("atomoxetine in patients with heart problems", 0..1));
+        assert!(!joined("metformin", 0..1));
+    }
+
+    #[test]
+    fn cue_words_left_out_head_other_sections_or_ask_a_purpose() {
+        use super::cue_words_left_out;
+        assert_eq!(cue_words_left_out("what is it used for"), ["used"]);
+        assert_eq!(cue_words_left_out("who takes droxidopa"), ["who", "takes"]);
+        assert_eq!(cue_words_left_out("gemtesa uses"), ["uses"]);
         assert_eq!(
-            heading_cue_words("taken with alcohol"),
+            cue_words_left_out("taken with alcohol"),
             Vec::<String>::new()
         );
-        assert!(heading_cue_words("is it safe in pregnancy").is_empty());
-        assert!(heading_cue_words("black box warning").is_empty());
-        assert!(heading_cue_words("contraindicated in asthma").is_empty());
-        assert!(heading_cue_words("overdose").is_empty());
+        assert!(cue_words_left_out("is it safe in pregnancy").is_empty());
+        assert!(cue_words_left_out("black box warning").is_empty());
+        assert!(cue_words_left_out("contraindicated in asthma").is_empty());
+        assert!(cue_words_left_out("overdose").is_empty());
     }
 }

@@ -15,6 +15,7 @@ mod drug_words;
 pub mod form;
 mod intent;
 mod lay;
+pub mod medicine;
 mod naming;
 pub mod populations;
 mod spelling;
@@ -23,9 +24,14 @@ mod unlabelled;
 mod wording;
 
 use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
-use drug_words::{asks_for_drugs, is_name_word, singular, HEAD_NOUNS};
-use intent::{add_population_sections, heading_cue_words, interaction_sections, section_intents};
+pub(crate) use drug_words::name_parts;
+use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
+use intent::{
+    add_population_sections, cue_words_left_out, interaction_sections, joined_to_subject,
+    section_intents,
+};
 use lay::LayTerms;
+use medicine::{form_after_material, names_another_medicine};
 use naming::NameTable;
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
@@ -101,6 +107,8 @@ pub struct LabelNames<'a> {
     /// Its brand names, as the label writes them.
     pub brands: &'a [String],
     pub classes: &'a [String],
+    /// The routes its products are given by, as openFDA writes them ("ORAL").
+    pub routes: &'a [String],
 }
 
 /// A drug or class found in a question: the words it spans and whether they are a class phrase.
@@ -109,9 +117,6 @@ struct Found {
     class: bool,
     mention: DrugMention,
 }
-
-/// More ingredients than this make a label's generic a mixture's list (`own_names`).
-const MIXTURE_INGREDIENTS: usize = 6;
 
 /// Name words of the indexed labels → the labels that carry them; curated brands resolved to
 /// their generics' labels; class phrases → the labels of their members.
@@ -141,6 +146,8 @@ pub struct DrugVocabulary {
     /// Curated brands the indexed labels do not carry → their generic: the word a label's
     /// text uses, which a lexical query searches in the brand's place.
     brand_generics: HashMap<String, String>,
+    /// Label → the routes (lowercase) its products are given by; absent when the label says none.
+    routes: HashMap<u32, BTreeSet<String>>,
 }
 
 impl DrugVocabulary {
@@ -152,6 +159,7 @@ impl DrugVocabulary {
             names: &l.search_names,
             brands: &l.drug.brand_names,
             classes: &l.classes,
+            routes: &l.drug.route,
         }))
     }
 
@@ -164,7 +172,8 @@ impl DrugVocabulary {
         for label in &labels {
             for part in own_names(label).flat_map(|n| name_parts(n)) {
                 let part: Vec<&str> = name_words(&part).collect();
-                leading.extend(part.first().map(|w| (*w).to_owned()));
+                let first_name_word = part.iter().find(|w| is_name_word(w));
+                leading.extend(first_name_word.map(|w| (*w).to_owned()));
                 for (i, word) in part.iter().enumerate().filter(|(_, w)| is_name_word(w)) {
                     labels_by_word
                         .entry((*word).to_owned())
@@ -182,7 +191,8 @@ impl DrugVocabulary {
         }
         continuations.retain(|word, _| !standalone.contains(word));
         // A word no name begins with ("test" of "Aridol Bronchial Challenge Test Kit",
-        // "alcohol" of "dehydrated alcohol") describes a product; alone it names none.
+        // "alcohol" of "dehydrated alcohol") describes a product; alone it names none. A salt
+        // or form word before the name does not begin it ("sodium zirconium cyclosilicate").
         labels_by_word.retain(|word, _| leading.contains(word));
         let spelling = SpellingIndex::new(labels_by_word.keys());
         let mut unlabelled = BTreeSet::new();
@@ -211,6 +221,11 @@ impl DrugVocabulary {
             .collect();
         let lay_terms = LayTerms::curated();
         let names = NameTable::build(&labels);
+        let routes = labels
+            .iter()
+            .filter(|l| !l.routes.is_empty())
+            .map(|l| (l.label, l.routes.iter().map(|r| r.to_lowercase()).collect()))
+            .collect();
         Self {
             labels_by_word,
             continuations,
@@ -222,6 +237,7 @@ impl DrugVocabulary {
             unlabelled,
             names,
             brand_generics,
+            routes,
         }
     }
 
@@ -248,10 +264,14 @@ impl DrugVocabulary {
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
         let naming = subject_naming(&found, subject);
+        let spans: Vec<Range<usize>> = found.iter().map(|f| f.span.clone()).collect();
+        let joined = subject.is_some_and(|f| {
+            joined_to_subject(&tokens, &f.span) || names_another_medicine(&tokens, &f.span, &spans)
+        });
         let mut keywords = join_without(&tokens, class_subject);
-        let heading_cues = heading_cue_words(&lower);
+        let cue_words = cue_words_left_out(&lower);
         let left_out: Vec<Range<usize>> = (0..tokens.len())
-            .filter(|&at| heading_cues.iter().any(|w| w == tokens[at]))
+            .filter(|&at| cue_words.iter().any(|w| w == tokens[at]))
             .map(|at| at..at + 1)
             .chain(naming)
             .collect();
@@ -273,7 +293,7 @@ impl DrugVocabulary {
         let partners = self.partners(&drugs);
         let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
         let mut sections = section_intents(&lower);
-        if sections.is_empty() && subject.is_some() && !partners.is_empty() {
+        if sections.is_empty() && subject.is_some() && (!partners.is_empty() || joined) {
             sections = interaction_sections();
         }
         add_population_sections(&lower, &mut sections);
@@ -330,7 +350,8 @@ impl DrugVocabulary {
             let exact = self.drug_labels(word, tokens.get(at + 1).copied());
             let named = exact
                 .map(|labels| (*word, labels))
-                .or_else(|| self.misspelled(word));
+                .or_else(|| self.misspelled(word))
+                .filter(|(_, labels)| self.given_as_named(labels, tokens, at));
             if let Some((name, labels)) = named {
                 found.push(Found {
                     span: at..at + 1,
@@ -350,6 +371,17 @@ impl DrugVocabulary {
             combinations: labels.intersection(&self.combinations).copied().collect(),
             labels: labels.clone(),
         }
+    }
+
+    /// Whether one of `labels` is given by a route of the form named after the material at
+    /// `at` ("fish oil pills" are swallowed: an infusion holding fish oil is not what they
+    /// name), or no such form is named, or no label says its routes.
+    fn given_as_named(&self, labels: &BTreeSet<u32>, tokens: &[&str], at: usize) -> bool {
+        let Some(wanted) = form_after_material(tokens, at) else {
+            return true;
+        };
+        let mut said = labels.iter().filter_map(|l| self.routes.get(l)).peekable();
+        said.peek().is_none() || said.any(|given| wanted.iter().any(|r| given.contains(r)))
     }
 
     /// The name a misspelled `word` stands for and its labels; never for a name word itself
@@ -375,34 +407,6 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
-}
-
-/// The names a question may call a label by: all of them, but of a mixture — more than
-/// `MIXTURE_INGREDIENTS` ingredients in its generic or substances (multivitamins, homeopathic
-/// kits of plant and organ extracts) — only its brands and a generic that lists nothing:
-/// nobody names such a product by one ingredient among many, and "bladder" or "iron" would
-/// otherwise name it.
-fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a String> {
-    let generic = label.generic.to_lowercase();
-    let listed: usize = name_parts(&generic)
-        .iter()
-        .map(|part| part.split(" - ").count())
-        .sum();
-    let substances = label.names.len().saturating_sub(1 + label.brands.len());
-    let mixture = listed.max(substances) > MIXTURE_INGREDIENTS;
-    let brand = |name: &str| label.brands.iter().any(|b| b.eq_ignore_ascii_case(name));
-    label
-        .names
-        .iter()
-        .filter(move |name| !mixture || brand(name) || (listed == 1 && **name == generic))
-}
-
-/// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
-pub(crate) fn name_parts(name: &str) -> Vec<String> {
-    name.split([',', '/', ';'])
-        .flat_map(|part| part.split(" and "))
-        .map(str::to_owned)
-        .collect()
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ pub(super) fn vocabulary() -> DrugVocabulary {
         names: n.as_slice(),
         brands: &[],
         classes: &[],
+        routes: &[],
     }))
 }
 
@@ -171,6 +172,7 @@ fn only_words_a_name_begins_with_are_read_through_misspellings() {
         names: &names,
         brands: &[],
         classes: &[],
+        routes: &[],
     }]);
     let started = v.understand("heart rhythm medicine that has to be started in the hospital");
     assert!(started.drugs.is_empty(), "{:?}", started.drugs);
@@ -215,6 +217,7 @@ fn a_mixture_is_named_by_its_brand_not_by_one_of_its_ingredients() {
             names: &kit_names,
             brands: &kit_brands,
             classes: &[],
+            routes: &[],
         },
         LabelNames {
             label: 1,
@@ -222,6 +225,7 @@ fn a_mixture_is_named_by_its_brand_not_by_one_of_its_ingredients() {
             names: &iron,
             brands: &[],
             classes: &[],
+            routes: &[],
         },
     ]);
     for question in ["bladder pill confusion", "dose for kidney disease"] {
@@ -266,6 +270,7 @@ fn a_word_no_name_begins_with_names_no_drug_alone() {
         names: &names,
         brands: &[],
         classes: &[],
+        routes: &[],
     }]);
     assert!(v
         .understand("arthritis injection need tb test first")
@@ -273,4 +278,47 @@ fn a_word_no_name_begins_with_names_no_drug_alone() {
         .is_empty());
     assert_eq!(v.understand("aridol asthma").drugs.len(), 1);
     assert_eq!(v.understand("mannitol kidney").drugs.len(), 1);
+}
+
+#[test]
+fn a_salt_word_before_the_name_does_not_begin_it() {
+    let names = vec!["sodium zirconium cyclosilicate".to_owned()];
+    let v = DrugVocabulary::build([LabelNames {
+        label: 0,
+        generic: "sodium zirconium cyclosilicate",
+        names: &names,
+        brands: &[],
+        classes: &[],
+        routes: &[],
+    }]);
+    let understood = v.understand("how far apart from my other pills should I take zirconium");
+    assert_eq!(understood.drugs.len(), 1);
+    assert_eq!(
+        understood.sections[0], "drug_interactions",
+        "other pills name a second medicine"
+    );
+}
+
+#[test]
+fn a_material_followed_by_a_form_its_labels_are_not_given_by_names_none_of_them() {
+    let names = vec![
+        "smoflipid".to_owned(),
+        "soybean oil".to_owned(),
+        "fish oil".to_owned(),
+    ];
+    let routes = vec!["INTRAVENOUS".to_owned()];
+    let v = DrugVocabulary::build([LabelNames {
+        label: 0,
+        generic: "smoflipid",
+        names: &names,
+        brands: &[],
+        classes: &[],
+        routes: &routes,
+    }]);
+    assert!(v
+        .understand("can fish oil pills cause afib")
+        .drugs
+        .is_empty());
+    assert_eq!(v.understand("fish oil infusion allergy").drugs.len(), 1);
+    assert_eq!(v.understand("fish oil allergy").drugs.len(), 1);
 }

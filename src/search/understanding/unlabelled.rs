@@ -33,6 +33,7 @@ mod tests {
             names: &names,
             brands: &[],
             classes: &[],
+            routes: &[],
         }])
         .with_unlabelled_drugs(["pimozide".to_owned(), "sertraline".to_owned()]);
         let understood = vocabulary.understand("Is sertraline contraindicated with pimozide?");
