@@ -260,6 +260,7 @@ impl DrugVocabulary {
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
         let subject_open =
             (0..before_first).any(|at| !in_class_phrase(at) && asks_for_drugs(&tokens, at));
+        let found = named_drug_first(found);
         let subject = found.first().filter(|_| !subject_open);
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
@@ -407,6 +408,16 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
+}
+
+/// `found` (in question order) with its first named drug moved to the front: a drug named
+/// by its name is what a question asks about more than a class beside it ("can I take
+/// heartburn medicine with rilpivirine" asks of rilpivirine's label). Unchanged without one.
+fn named_drug_first(mut found: Vec<Found>) -> Vec<Found> {
+    if let Some(at) = found.iter().position(|f| !f.class) {
+        found[..=at].rotate_right(1);
+    }
+    found
 }
 
 #[cfg(test)]
