@@ -31,7 +31,7 @@ use intent::{
     section_intents,
 };
 use lay::LayTerms;
-use medicine::{form_after_material, names_another_medicine};
+use medicine::{form_after_material, names_another_medicine, JOINING_WORDS};
 use naming::NameTable;
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
@@ -260,7 +260,7 @@ impl DrugVocabulary {
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
         let subject_open =
             (0..before_first).any(|at| !in_class_phrase(at) && asks_for_drugs(&tokens, at));
-        let found = named_drug_first(found);
+        let found = named_drug_first(found, &tokens);
         let subject = found.first().filter(|_| !subject_open);
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
@@ -410,11 +410,20 @@ impl DrugVocabulary {
     }
 }
 
-/// `found` (in question order) with its first named drug moved to the front: a drug named
-/// by its name is what a question asks about more than a class beside it ("can I take
-/// heartburn medicine with rilpivirine" asks of rilpivirine's label). Unchanged without one.
-fn named_drug_first(mut found: Vec<Found>) -> Vec<Found> {
-    if let Some(at) = found.iter().position(|f| !f.class) {
+/// `found` (in question order) with its first named drug moved to the front when a joining
+/// word ties it to the class named first: of a pair, the drug named by its name is what a
+/// question asks about ("can I take heartburn medicine with rilpivirine" asks of rilpivirine's
+/// label). Unchanged otherwise ("steroid inhaler patches": a word after the class, not a pair).
+fn named_drug_first(mut found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
+    let Some(first) = found.first().filter(|f| f.class) else {
+        return found;
+    };
+    let joined = |f: &Found| {
+        tokens[first.span.end..f.span.start.max(first.span.end)]
+            .iter()
+            .any(|w| JOINING_WORDS.contains(w))
+    };
+    if let Some(at) = found.iter().position(|f| !f.class && joined(f)) {
         found[..=at].rotate_right(1);
     }
     found

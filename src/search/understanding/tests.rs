@@ -338,4 +338,9 @@ fn a_named_drug_is_the_subject_before_a_class_named_first() {
     );
     let classes_only = v.understand("cholesterol medicine and muscle breakdown");
     assert!(classes_only.drugs[0].class.is_some());
+    let unjoined = v.understand("cholesterol medicine pimozide");
+    assert!(
+        unjoined.drugs[0].class.is_some(),
+        "no joining word: not a pair"
+    );
 }
