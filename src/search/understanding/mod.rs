@@ -27,7 +27,7 @@ use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 pub(crate) use drug_words::name_parts;
 use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
 use intent::{
-    add_population_sections, cue_words_left_out, interaction_sections, joined_to_subject,
+    add_population_sections, cue_words_left_out, joined_to_subject, paired_sections,
     section_intents,
 };
 use lay::LayTerms;
@@ -294,8 +294,8 @@ impl DrugVocabulary {
         let partners = self.partners(&drugs);
         let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
         let mut sections = section_intents(&lower);
-        if sections.is_empty() && subject.is_some() && (!partners.is_empty() || joined) {
-            sections = interaction_sections();
+        if subject.is_some() && (!partners.is_empty() || joined) {
+            sections = paired_sections(sections);
         }
         add_population_sections(&lower, &mut sections);
         Understanding {
@@ -411,19 +411,16 @@ impl DrugVocabulary {
 }
 
 /// `found` (in question order) with its first named drug moved to the front when a joining
-/// word ties it to the class named first: of a pair, the drug named by its name is what a
-/// question asks about ("can I take heartburn medicine with rilpivirine" asks of rilpivirine's
-/// label). Unchanged otherwise ("steroid inhaler patches": a word after the class, not a pair).
+/// word before it pairs it with the class named first: of a pair, the drug named by its name
+/// is what a question asks about ("can I take heartburn medicine with rilpivirine", "after
+/// stopping an maoi can I start tapentadol" ask of the named drug's label). Unchanged
+/// otherwise ("steroid inhaler white patches": "white" begins an ingredient's name, no pair).
 fn named_drug_first(mut found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
-    let Some(first) = found.first().filter(|f| f.class) else {
+    if !found.first().is_some_and(|f| f.class) {
         return found;
-    };
-    let joined = |f: &Found| {
-        tokens[first.span.end..f.span.start.max(first.span.end)]
-            .iter()
-            .any(|w| JOINING_WORDS.contains(w))
-    };
-    if let Some(at) = found.iter().position(|f| !f.class && joined(f)) {
+    }
+    let paired = |f: &Found| tokens[..f.span.start].iter().any(|w| JOINING_WORDS.contains(w));
+    if let Some(at) = found.iter().position(|f| !f.class && paired(f)) {
         found[..=at].rotate_right(1);
     }
     found

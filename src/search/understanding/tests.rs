@@ -343,4 +343,6 @@ fn a_named_drug_is_the_subject_before_a_class_named_first() {
         unjoined.drugs[0].class.is_some(),
         "no joining word: not a pair"
     );
+    let joined_before = v.understand("after stopping a statin can I start pimozide");
+    assert!(joined_before.drugs[0].class.is_none());
 }
