@@ -342,10 +342,7 @@ mod tests {
     fn a_pair_asks_for_interactions_unless_its_wording_asks_for_more() {
         let v = vocabulary();
         let sections = |q: &str| v.understand(q).sections;
-        assert_eq!(
-            sections("statin with pimozide")[0],
-            "drug_interactions"
-        );
+        assert_eq!(sections("statin with pimozide")[0], "drug_interactions");
         assert_eq!(
             sections("after stopping a statin can I start pimozide")[0],
             "drug_interactions"

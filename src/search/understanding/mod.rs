@@ -419,7 +419,11 @@ fn named_drug_first(mut found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
     if !found.first().is_some_and(|f| f.class) {
         return found;
     }
-    let paired = |f: &Found| tokens[..f.span.start].iter().any(|w| JOINING_WORDS.contains(w));
+    let paired = |f: &Found| {
+        tokens[..f.span.start]
+            .iter()
+            .any(|w| JOINING_WORDS.contains(w))
+    };
     if let Some(at) = found.iter().position(|f| !f.class && paired(f)) {
         found[..=at].rotate_right(1);
     }

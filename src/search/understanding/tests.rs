@@ -329,7 +329,11 @@ fn a_named_drug_is_the_subject_before_a_class_named_first() {
     let v = vocabulary();
     let u = v.understand("can I take a cholesterol medicine with pimozide");
     let first: Vec<u32> = u.drugs[0].labels.iter().copied().collect();
-    assert_eq!(first, [1], "pimozide is asked about, the class is its partner");
+    assert_eq!(
+        first,
+        [1],
+        "pimozide is asked about, the class is its partner"
+    );
     assert!(u.drugs[1].class.is_some());
     assert!(
         u.sections.contains(&"drug_interactions"),
