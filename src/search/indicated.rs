@@ -4,8 +4,10 @@
 //! the routes the noun implies: a shot is injected, a pill swallowed), which then stand as the
 //! question's subject. Reads the index; never ranks.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::LazyLock;
 
+use crate::conditions::lexicon::curated_terms;
 use crate::live::Live;
 use crate::search::lexical::{analyse, section_candidates};
 use crate::search::understanding::form::AUXILIARY_VERBS;
@@ -35,7 +37,7 @@ pub fn with_indicated_subject(
         return Ok(understanding);
     }
     let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
-    let (modifiers, noun) = condition_before_medicine(&understanding.topic, is_word);
+    let (modifiers, noun) = condition_of_medicine(&understanding.topic, is_word);
     let condition = analyse(&live.snapshot, &modifiers.join(" "));
     if condition.is_empty() {
         return Ok(understanding);
@@ -70,12 +72,13 @@ fn without_phrase(keywords: &str, phrase: &str) -> String {
     kept.map(|(_, w)| *w).collect::<Vec<_>>().join(" ")
 }
 
-/// The words right before the first medicine noun of `text` (plural "s" ignored), at most
-/// `MAX_MODIFIERS`, stopping at a word `is_word` rejects (a stop word) or a verb opening a
-/// yes/no question ("can"): "gout" of "gout medicine that…", "menopause hormone" of
-/// "menopause hormone pills and…"; with the noun (singular).
+/// The condition of the first medicine noun of `text` (plural "s" ignored), with the noun
+/// (singular): the purpose phrase after it ("constipation" of "pill for constipation from…"),
+/// else the words right before it ("gout" of "gout medicine that…", "menopause hormone" of
+/// "menopause hormone pills and…"). Either is at most `MAX_MODIFIERS` words and stops at a
+/// word `is_word` rejects (a stop word) or a verb opening a yes/no question ("can").
 /// Empty and `None` without such a noun.
-fn condition_before_medicine(
+fn condition_of_medicine(
     text: &str,
     is_word: impl Fn(&str) -> bool,
 ) -> (Vec<&str>, Option<&'static str>) {
@@ -87,12 +90,55 @@ fn condition_before_medicine(
     else {
         return (Vec::new(), None);
     };
+    let modifier = |word: &&str| is_word(word) && !AUXILIARY_VERBS.contains(word);
+    let purpose = purpose_after(&words[at + 1..], modifier);
+    if !purpose.is_empty() {
+        return (purpose, Some(noun));
+    }
     let mut start = at;
-    let modifier = |word: &str| is_word(word) && !AUXILIARY_VERBS.contains(&word);
-    while start > 0 && at - start < MAX_MODIFIERS && modifier(words[start - 1]) {
+    while start > 0 && at - start < MAX_MODIFIERS && modifier(&words[start - 1]) {
         start -= 1;
     }
     (words[start..at].to_vec(), Some(noun))
+}
+
+/// The purpose phrase opening `after` ("for hot flashes"): the longest run of at most
+/// `MAX_MODIFIERS` words after "for" that `modifier` accepts and that names a condition of the
+/// curated condition terms from a vocabulary or the annotations (plural "s" ignored); terms
+/// only mined from reaction lists hold words like "trial" and "hand". Empty otherwise: "for years" says how long,
+/// and in "for seizures liver enzymes" the condition ends at "seizures".
+fn purpose_after<'a>(after: &[&'a str], modifier: impl Fn(&&str) -> bool) -> Vec<&'a str> {
+    let ["for", rest @ ..] = after else {
+        return Vec::new();
+    };
+    let words: Vec<&str> = rest
+        .iter()
+        .take(MAX_MODIFIERS)
+        .take_while(|w| modifier(w))
+        .copied()
+        .collect();
+    (1..=words.len())
+        .rev()
+        .map(|length| &words[..length])
+        .find(|phrase| names_condition(phrase))
+        .map(<[&str]>::to_vec)
+        .unwrap_or_default()
+}
+
+/// Whether `words` are a curated condition term, the last word's plural "s" ignored.
+fn names_condition(words: &[&str]) -> bool {
+    static TERMS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+        curated_terms()
+            .into_iter()
+            .filter(|term| term.origins.vocabulary || term.origins.annotated)
+            .map(|term| term.term)
+            .collect()
+    });
+    let phrase = words.join(" ");
+    TERMS.contains(&phrase)
+        || phrase
+            .strip_suffix('s')
+            .is_some_and(|singular| TERMS.contains(singular))
 }
 
 /// The current labels, given by one of `routes` when some are named, whose Indications text
@@ -140,8 +186,8 @@ mod tests {
     use super::*;
 
     fn modifiers(text: &str) -> Vec<&str> {
-        let stop = ["that", "and", "the", "my", "a"];
-        condition_before_medicine(text, |w| !stop.contains(&w)).0
+        let stop = ["that", "and", "the", "my", "a", "from"];
+        condition_of_medicine(text, |w| !stop.contains(&w)).0
     }
 
     #[test]
@@ -162,6 +208,29 @@ mod tests {
     }
 
     #[test]
+    fn a_purpose_phrase_after_the_noun_names_the_condition() {
+        assert_eq!(
+            modifiers("pill for constipation from pain meds"),
+            ["constipation"]
+        );
+        assert_eq!(
+            modifiers("water pill for high blood pressure gout"),
+            ["high", "blood", "pressure"]
+        );
+        assert_eq!(
+            modifiers("heartburn pills for years broken hip"),
+            ["heartburn"],
+            "a length of time is no purpose"
+        );
+        assert_eq!(modifiers("gout medicine for a while"), ["gout"]);
+        assert_eq!(
+            modifiers("medicine for seizures liver enzymes"),
+            ["seizures"],
+            "the condition ends where the curated term does"
+        );
+    }
+
+    #[test]
     fn the_condition_leaves_the_query_within_its_labels() {
         let keywords = "migraine shot that can cause bad constipation";
         assert_eq!(
@@ -174,11 +243,11 @@ mod tests {
     #[test]
     fn a_form_noun_names_the_condition_and_the_routes() {
         let is_word = |w: &str| w != "that";
-        let (words, noun) = condition_before_medicine("migraine shots that constipate", is_word);
+        let (words, noun) = condition_of_medicine("migraine shots that constipate", is_word);
         assert_eq!((words, noun), (vec!["migraine"], Some("shot")));
         assert!(form_routes()["shot"].contains(&"subcutaneous".to_owned()));
         assert_eq!(form_routes()["pill"], ["oral"]);
-        let (_, noun) = condition_before_medicine("gout medicine", is_word);
+        let (_, noun) = condition_of_medicine("gout medicine", is_word);
         assert!(noun.is_some_and(|n| !form_routes().contains_key(n)));
     }
 }

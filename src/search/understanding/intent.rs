@@ -318,13 +318,42 @@ pub(super) fn add_population_sections(lower: &str, sections: &mut Vec<&'static s
 }
 
 /// The sections a question about two drugs taken together asks for.
-pub(super) fn interaction_sections() -> Vec<&'static str> {
+fn interaction_sections() -> Vec<&'static str> {
     section_intents("interact")
+}
+
+/// The sections a question pairing its subject with another medicine asks for: those of an
+/// interaction when its wording asks for none or only for warnings in general ("after stopping
+/// an maoi can I start tapentadol": the stopping is the partner's, the question the pair's),
+/// its wording's otherwise ("X with Y overdose").
+pub(super) fn paired_sections(asked: Vec<&'static str>) -> Vec<&'static str> {
+    if asked.is_empty() || asked == section_intents("risk") {
+        interaction_sections()
+    } else {
+        asked
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::vocabulary;
+
+    #[test]
+    fn a_pair_asks_for_interactions_unless_its_wording_asks_for_more() {
+        let v = vocabulary();
+        let sections = |q: &str| v.understand(q).sections;
+        assert_eq!(sections("statin with pimozide")[0], "drug_interactions");
+        assert_eq!(
+            sections("after stopping a statin can I start pimozide")[0],
+            "drug_interactions"
+        );
+        assert_eq!(
+            sections("pimozide stopping suddenly")[0],
+            "warnings_and_cautions",
+            "no pair: the stopping is the subject's"
+        );
+        assert_eq!(sections("zoloft with pimozide overdose")[0], "overdosage");
+    }
 
     #[test]
     fn section_intents_follow_the_wording() {

@@ -27,11 +27,11 @@ use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 pub(crate) use drug_words::name_parts;
 use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
 use intent::{
-    add_population_sections, cue_words_left_out, interaction_sections, joined_to_subject,
+    add_population_sections, cue_words_left_out, joined_to_subject, paired_sections,
     section_intents,
 };
 use lay::LayTerms;
-use medicine::{form_after_material, names_another_medicine};
+use medicine::{form_after_material, names_another_medicine, JOINING_WORDS};
 use naming::NameTable;
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
@@ -260,6 +260,7 @@ impl DrugVocabulary {
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
         let subject_open =
             (0..before_first).any(|at| !in_class_phrase(at) && asks_for_drugs(&tokens, at));
+        let found = named_drug_first(found, &tokens);
         let subject = found.first().filter(|_| !subject_open);
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
@@ -293,8 +294,8 @@ impl DrugVocabulary {
         let partners = self.partners(&drugs);
         let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
         let mut sections = section_intents(&lower);
-        if sections.is_empty() && subject.is_some() && (!partners.is_empty() || joined) {
-            sections = interaction_sections();
+        if subject.is_some() && (!partners.is_empty() || joined) {
+            sections = paired_sections(sections);
         }
         add_population_sections(&lower, &mut sections);
         Understanding {
@@ -407,6 +408,26 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
+}
+
+/// `found` (in question order) with its first named drug moved to the front when a joining
+/// word before it pairs it with the class named first: of a pair, the drug named by its name
+/// is what a question asks about ("can I take heartburn medicine with rilpivirine", "after
+/// stopping an maoi can I start tapentadol" ask of the named drug's label). Unchanged
+/// otherwise ("steroid inhaler white patches": "white" begins an ingredient's name, no pair).
+fn named_drug_first(mut found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
+    if !found.first().is_some_and(|f| f.class) {
+        return found;
+    }
+    let paired = |f: &Found| {
+        tokens[..f.span.start]
+            .iter()
+            .any(|w| JOINING_WORDS.contains(w))
+    };
+    if let Some(at) = found.iter().position(|f| !f.class && paired(f)) {
+        found[..=at].rotate_right(1);
+    }
+    found
 }
 
 #[cfg(test)]

@@ -62,7 +62,8 @@ fn curated_brands_reach_generic_labels_and_classes_their_members() {
     );
     assert_eq!(
         labels("do statins interact with Zoloft?"),
-        [BTreeSet::from([2, 5]), BTreeSet::from([0])]
+        [BTreeSet::from([0]), BTreeSet::from([2, 5])],
+        "the named drug before the class"
     );
     assert_eq!(labels("SSRIs and bleeding"), [BTreeSet::from([0])]);
     assert!(
@@ -321,4 +322,31 @@ fn a_material_followed_by_a_form_its_labels_are_not_given_by_names_none_of_them(
         .is_empty());
     assert_eq!(v.understand("fish oil infusion allergy").drugs.len(), 1);
     assert_eq!(v.understand("fish oil allergy").drugs.len(), 1);
+}
+
+#[test]
+fn a_named_drug_is_the_subject_before_a_class_named_first() {
+    let v = vocabulary();
+    let u = v.understand("can I take a cholesterol medicine with pimozide");
+    let first: Vec<u32> = u.drugs[0].labels.iter().copied().collect();
+    assert_eq!(
+        first,
+        [1],
+        "pimozide is asked about, the class is its partner"
+    );
+    assert!(u.drugs[1].class.is_some());
+    assert!(
+        u.sections.contains(&"drug_interactions"),
+        "{:?}",
+        u.sections
+    );
+    let classes_only = v.understand("cholesterol medicine and muscle breakdown");
+    assert!(classes_only.drugs[0].class.is_some());
+    let unjoined = v.understand("cholesterol medicine pimozide");
+    assert!(
+        unjoined.drugs[0].class.is_some(),
+        "no joining word: not a pair"
+    );
+    let joined_before = v.understand("after stopping a statin can I start pimozide");
+    assert!(joined_before.drugs[0].class.is_none());
 }
