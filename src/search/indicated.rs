@@ -1,8 +1,9 @@
-//! A medicine named by the condition it treats ("gout medicine…", "migraine shot…"): when a
-//! question names no drug and no class, the words right before a noun that refers to a medicine
-//! select, by BM25 over Indications and Usage sections, the labels indicated for them (given by
-//! the routes the noun implies: a shot is injected, a pill swallowed), which then stand as the
-//! question's subject. Reads the index; never ranks.
+//! A medicine named by the condition it treats ("gout medicine…", "migraine shot…", "medicine
+//! for seizures…"): when a question names no drug and no class, the condition of a noun that
+//! refers to a medicine (its purpose phrase, else the words right before it) selects, by BM25
+//! over Indications and Usage sections, the labels indicated for it (given by the routes the
+//! noun implies: a shot is injected, a pill swallowed), which then stand as the question's
+//! subject. Reads the index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::LazyLock;
@@ -103,10 +104,10 @@ fn condition_of_medicine(
 }
 
 /// The purpose phrase opening `after` ("for hot flashes"): the longest run of at most
-/// `MAX_MODIFIERS` words after "for" that `modifier` accepts and that names a condition of the
-/// curated condition terms from a vocabulary or the annotations (plural "s" ignored); terms
-/// only mined from reaction lists hold words like "trial" and "hand". Empty otherwise: "for years" says how long,
-/// and in "for seizures liver enzymes" the condition ends at "seizures".
+/// `MAX_MODIFIERS` words after "for" that `modifier` accepts and that is a curated condition
+/// term from a vocabulary or the annotations (plural "s" ignored; terms only mined from
+/// reaction lists hold words like "trial" and "hand"). Empty otherwise: "for years" says how
+/// long, and in "for seizures liver enzymes" the condition ends at "seizures".
 fn purpose_after<'a>(after: &[&'a str], modifier: impl Fn(&&str) -> bool) -> Vec<&'a str> {
     let ["for", rest @ ..] = after else {
         return Vec::new();

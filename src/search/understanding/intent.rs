@@ -322,12 +322,17 @@ fn interaction_sections() -> Vec<&'static str> {
     section_intents("interact")
 }
 
+/// The sections the general warnings cues ("risk", "stopping", "monitor"…) ask for.
+fn general_warning_sections() -> Vec<&'static str> {
+    section_intents("risk")
+}
+
 /// The sections a question pairing its subject with another medicine asks for: those of an
 /// interaction when its wording asks for none or only for warnings in general ("after stopping
 /// an maoi can I start tapentadol": the stopping is the partner's, the question the pair's),
 /// its wording's otherwise ("X with Y overdose").
 pub(super) fn paired_sections(asked: Vec<&'static str>) -> Vec<&'static str> {
-    if asked.is_empty() || asked == section_intents("risk") {
+    if asked.is_empty() || asked == general_warning_sections() {
         interaction_sections()
     } else {
         asked
