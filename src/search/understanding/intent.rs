@@ -48,6 +48,10 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
             "should not be used",
             "must not",
             "who should not",
+            // An allergy to the drug or an ingredient: "known hypersensitivity" is the
+            // contraindication nearly every label states (an allergic reaction it causes is
+            // a warning, below).
+            "allerg",
         ],
         &["contraindications"],
     ),
@@ -147,9 +151,19 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
         ],
     ),
     (
-        &["used for", "use for", "indicat", "treat", "approved for"],
+        &[
+            "used for",
+            "use for",
+            "indicat",
+            "treat",
+            "treatment for",
+            "approved for",
+        ],
         &["indications_and_usage"],
     ),
+    // The noun names a therapy ("hepatitis C treatment", "after 4 weeks of treatment"), not a
+    // question of what a drug treats: claiming it keeps the "treat" inside it from asking.
+    (&["treatment"], &[]),
     (PURPOSE_CUES, &["indications_and_usage"]),
     (
         &[
@@ -183,6 +197,7 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
     (
         &[
             "warnings and precaution",
+            "allergic reaction",
             "risk",
             "precaution",
             "monitor",
@@ -397,6 +412,30 @@ mod tests {
         );
         assert_eq!(
             v.understand("What is tamsulosin used for?").sections,
+            ["indications_and_usage"]
+        );
+        assert_eq!(
+            v.understand("what does sertraline treat").sections,
+            ["indications_and_usage"]
+        );
+        assert!(
+            !v.understand("sertraline rash after 4 weeks of treatment")
+                .sections
+                .contains(&"indications_and_usage"),
+            "a therapy's noun asks nothing"
+        );
+        assert_eq!(
+            v.understand("sertraline if allergic to sulfa").sections,
+            ["contraindications"]
+        );
+        assert_eq!(
+            v.understand("sertraline serious allergic reactions")
+                .sections[0],
+            "warnings_and_cautions",
+            "a reaction the drug causes is a warning"
+        );
+        assert_eq!(
+            v.understand("the treatment for depression").sections,
             ["indications_and_usage"]
         );
         for purpose in [
