@@ -161,9 +161,20 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
         ],
         &["indications_and_usage"],
     ),
-    // The noun names a therapy ("hepatitis C treatment", "after 4 weeks of treatment"), not a
-    // question of what a drug treats: claiming it keeps the "treat" inside it from asking.
-    (&["treatment"], &[]),
+    // Words that name a therapy or the patients, not a section: "treatment" ("hepatitis C
+    // treatment", "after 4 weeks of treatment") asks nothing of what a drug treats, an organ's
+    // transplant ("after kidney transplant") nothing of the organ's impairment. Claiming them
+    // keeps the "treat" or "kidney" inside them from asking.
+    (
+        &[
+            "treatment",
+            "kidney transplant",
+            "renal transplant",
+            "liver transplant",
+            "hepatic transplant",
+        ],
+        &[],
+    ),
     (PURPOSE_CUES, &["indications_and_usage"]),
     (
         &[
@@ -423,6 +434,12 @@ mod tests {
                 .sections
                 .contains(&"indications_and_usage"),
             "a therapy's noun asks nothing"
+        );
+        assert!(
+            !v.understand("sertraline weight gain after kidney transplant")
+                .sections
+                .contains(&"use_in_specific_populations"),
+            "a transplant names the patients, not an impaired kidney"
         );
         assert_eq!(
             v.understand("sertraline if allergic to sulfa").sections,
