@@ -55,6 +55,25 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
         ],
         &["contraindications"],
     ),
+    // A person with a condition ("given to someone with a brain aneurysm", "in patients with
+    // pheochromocytoma"): whether the condition rules the drug out or calls for caution.
+    (
+        &[
+            "someone with",
+            "anyone with",
+            "person with",
+            "people with",
+            "patient with",
+            "patients with",
+            "those with",
+        ],
+        &[
+            "contraindications",
+            "warnings_and_cautions",
+            "warnings",
+            "precautions",
+        ],
+    ),
     (
         &["black box warning", "boxed warning", "black box", "boxed"],
         &["boxed_warning"],
@@ -440,6 +459,10 @@ mod tests {
                 .sections
                 .contains(&"use_in_specific_populations"),
             "a transplant names the patients, not an impaired kidney"
+        );
+        assert_eq!(
+            v.understand("can sertraline be given to someone with glaucoma").sections[0],
+            "contraindications"
         );
         assert_eq!(
             v.understand("sertraline if allergic to sulfa").sections,
