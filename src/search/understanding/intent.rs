@@ -461,7 +461,8 @@ mod tests {
             "a transplant names the patients, not an impaired kidney"
         );
         assert_eq!(
-            v.understand("can sertraline be given to someone with glaucoma").sections[0],
+            v.understand("can sertraline be given to someone with glaucoma")
+                .sections[0],
             "contraindications"
         );
         assert_eq!(
