@@ -1,12 +1,13 @@
 //! Search: question understanding (understanding/; a medicine named by its condition,
 //! indicated.rs), candidates from BM25 (lexical/) and from passage vectors (vectors.rs),
 //! gathered per question (candidates.rs), their fusion (ranking.rs), one answer per distinct
-//! text (collapse.rs). The `Searcher` runs them over the live generation and owns the query-vector
-//! cache. No HTTP, no verify, no graph.
+//! text (collapse.rs), none that is only headings (headings.rs). The `Searcher` runs them over
+//! the live generation and owns the query-vector cache. No HTTP, no verify, no graph.
 
 mod candidates;
 pub mod collapse;
 pub mod features;
+pub mod headings;
 pub mod indicated;
 pub mod lexical;
 pub mod quantized;
@@ -103,7 +104,8 @@ impl Searcher {
     }
 
     /// Best-matching distinct texts for a question, best first, deterministic: each answered
-    /// by its best copy that passes the filters, with the other such copies in `also_in`.
+    /// by its best copy that passes the filters, with the other such copies in `also_in`;
+    /// never a passage that is only headings.
     pub fn search(
         &self,
         question: &Question,
@@ -118,12 +120,16 @@ impl Searcher {
         let found = self.retrieve(question, pool)?;
         let live = &found.live;
         let keep = |info: &SegmentInfo| matches_filters(&live.snapshot, info, filters);
-        let hits = self
-            .ranked(&found, &keep)
-            .into_iter()
-            .take(top_k.get())
-            .map(|collapsed| hit(live, collapsed))
-            .collect::<Result<_, _>>()?;
+        let mut hits = Vec::new();
+        for collapsed in self.ranked(&found, &keep) {
+            let hit = hit(live, collapsed)?;
+            if !headings::is_heading_only(&hit.segment.text) {
+                hits.push(hit);
+            }
+            if hits.len() == top_k.get() {
+                break;
+            }
+        }
         Ok(SearchAnswer {
             hits,
             unmatched_drugs: found.understanding.unlabelled_drugs.clone(),

@@ -48,8 +48,31 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
             "should not be used",
             "must not",
             "who should not",
+            // An allergy to the drug or an ingredient: "known hypersensitivity" is the
+            // contraindication nearly every label states (an allergic reaction it causes is
+            // a warning, below).
+            "allerg",
         ],
         &["contraindications"],
+    ),
+    // A person with a condition ("given to someone with a brain aneurysm", "in patients with
+    // pheochromocytoma"): whether the condition rules the drug out or calls for caution.
+    (
+        &[
+            "someone with",
+            "anyone with",
+            "person with",
+            "people with",
+            "patient with",
+            "patients with",
+            "those with",
+        ],
+        &[
+            "contraindications",
+            "warnings_and_cautions",
+            "warnings",
+            "precautions",
+        ],
     ),
     (
         &["black box warning", "boxed warning", "black box", "boxed"],
@@ -147,8 +170,29 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
         ],
     ),
     (
-        &["used for", "use for", "indicat", "treat", "approved for"],
+        &[
+            "used for",
+            "use for",
+            "indicat",
+            "treat",
+            "treatment for",
+            "approved for",
+        ],
         &["indications_and_usage"],
+    ),
+    // Words that name a therapy or the patients, not a section: "treatment" ("hepatitis C
+    // treatment", "after 4 weeks of treatment") asks nothing of what a drug treats, an organ's
+    // transplant ("after kidney transplant") nothing of the organ's impairment. Claiming them
+    // keeps the "treat" or "kidney" inside them from asking.
+    (
+        &[
+            "treatment",
+            "kidney transplant",
+            "renal transplant",
+            "liver transplant",
+            "hepatic transplant",
+        ],
+        &[],
     ),
     (PURPOSE_CUES, &["indications_and_usage"]),
     (
@@ -183,6 +227,7 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
     (
         &[
             "warnings and precaution",
+            "allergic reaction",
             "risk",
             "precaution",
             "monitor",
@@ -397,6 +442,41 @@ mod tests {
         );
         assert_eq!(
             v.understand("What is tamsulosin used for?").sections,
+            ["indications_and_usage"]
+        );
+        assert_eq!(
+            v.understand("what does sertraline treat").sections,
+            ["indications_and_usage"]
+        );
+        assert!(
+            !v.understand("sertraline rash after 4 weeks of treatment")
+                .sections
+                .contains(&"indications_and_usage"),
+            "a therapy's noun asks nothing"
+        );
+        assert!(
+            !v.understand("sertraline weight gain after kidney transplant")
+                .sections
+                .contains(&"use_in_specific_populations"),
+            "a transplant names the patients, not an impaired kidney"
+        );
+        assert_eq!(
+            v.understand("can sertraline be given to someone with glaucoma")
+                .sections[0],
+            "contraindications"
+        );
+        assert_eq!(
+            v.understand("sertraline if allergic to sulfa").sections,
+            ["contraindications"]
+        );
+        assert_eq!(
+            v.understand("sertraline serious allergic reactions")
+                .sections[0],
+            "warnings_and_cautions",
+            "a reaction the drug causes is a warning"
+        );
+        assert_eq!(
+            v.understand("the treatment for depression").sections,
             ["indications_and_usage"]
         );
         for purpose in [

@@ -121,8 +121,19 @@ impl DrugVocabulary {
             names.extend(self.names.members.get(class).into_iter().flatten().cloned());
         } else {
             names.extend(self.phrases_of_classes_of(mention));
+            names.extend(self.curated_classes_of(&mention.word));
         }
         names
+    }
+
+    /// The terms of the curated classes listing `word` (or its singular) as a member: a drug
+    /// whose labels fall in no class phrase (its only label a combination, as omeprazole's in a
+    /// pack) is still named by its class ("proton pump inhibitors").
+    fn curated_classes_of(&self, word: &str) -> Vec<String> {
+        let of = |w: &str| self.names.member_of.get(w).cloned().unwrap_or_default();
+        let mut terms = of(word);
+        terms.extend(singular(word).map(of).unwrap_or_default());
+        terms
     }
 
     /// The phrases of every class holding each one-ingredient label the drug mention names
@@ -200,6 +211,11 @@ mod tests {
         let unlabelled = v.understand("sertraline with lisinopril");
         for name in ["lisinopril", "ace inhibitor"] {
             assert!(unlabelled.partner_names.contains(name), "{unlabelled:?}");
+        }
+        let pack = v.understand("sertraline with omeprazole");
+        assert_eq!(pack.drugs.len(), 2, "omeprazole names its pack");
+        for name in ["omeprazole", "proton pump inhibitor", "ppi"] {
+            assert!(pack.partner_names.contains(name), "{name}: {pack:?}");
         }
         let subject = v.understand("sertraline with pimozide");
         assert!(

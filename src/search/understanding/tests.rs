@@ -11,6 +11,7 @@ pub(super) fn vocabulary() -> DrugVocabulary {
         vec!["rosuvastatin calcium".into()],
         vec!["insulin aspart".into()],
         vec!["sodium ferric gluconate complex".into(), "ferrlecit".into()],
+        vec!["omeprazole magnesium, amoxicillin and rifabutin".into()],
     ];
     DrugVocabulary::build(names.iter().enumerate().map(|(i, n)| LabelNames {
         label: i as u32,
