@@ -32,6 +32,7 @@ mod quote;
 mod request_id;
 mod seal;
 mod search;
+mod search_headings;
 mod search_partners;
 mod search_understanding;
 mod severity_brat;

@@ -90,14 +90,7 @@ impl DrugVocabulary {
         }
         let mut names: BTreeSet<String> = unlabelled.iter().cloned().collect();
         for name in unlabelled {
-            names.extend(
-                self.names
-                    .member_of
-                    .get(name)
-                    .into_iter()
-                    .flatten()
-                    .cloned(),
-            );
+            names.extend(self.curated_classes_of(name));
         }
         for mention in partners {
             names.extend(self.names_of(mention));
