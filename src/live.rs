@@ -1,6 +1,6 @@
 //! The generation being served, shared by search, verify and the graph: opened whole (snapshot,
-//! fingerprint index, segment catalog, vectors, drug vocabulary, embedded graph) and swapped
-//! whole when a newer one is published. Owns no cache and answers no question.
+//! fingerprint index, segment catalog, vectors and opening vectors, drug vocabulary, embedded
+//! graph) and swapped whole when a newer one is published. Owns no cache and answers no question.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,6 +11,7 @@ use arc_swap::ArcSwap;
 use crate::domain::TextHash;
 use crate::graph::Reasoner;
 use crate::search::lexical::LiveTexts;
+use crate::search::openings::OpeningIndex;
 use crate::search::understanding::DrugVocabulary;
 use crate::search::vectors::DenseIndex;
 use crate::store::{
@@ -34,6 +35,8 @@ pub struct Live {
     pub live_texts: Option<LiveTexts>,
     /// One row per distinct searchable text.
     pub dense: Option<DenseIndex<TextHash>>,
+    /// The opening vectors of the current Indications texts (`None` without any).
+    pub openings: Option<OpeningIndex>,
     pub vocabulary: DrugVocabulary,
 }
 
@@ -127,6 +130,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
         copies: tables.copies,
         live_texts: tables.live_texts,
         dense: tables.dense,
+        openings: tables.openings,
         vocabulary,
     })
 }
@@ -138,6 +142,7 @@ struct Tables {
     copies: Copies,
     live_texts: Option<LiveTexts>,
     dense: Option<DenseIndex<TextHash>>,
+    openings: Option<OpeningIndex>,
     vocabulary: DrugVocabulary,
 }
 
@@ -159,23 +164,27 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
             let dense = open_phase("vectors", || {
                 usable_vectors(snapshot, options.space, &copies)
             })?;
+            let openings = open_phase("opening vectors", || {
+                usable_openings(snapshot, options.space, &catalog)
+            })?;
             let vocabulary = open_phase("drug vocabulary", || {
                 DrugVocabulary::of_current_labels(snapshot)
             });
-            Ok::<_, StoreError>((copies, live_texts, dense, vocabulary))
+            Ok::<_, StoreError>((copies, live_texts, (dense, openings), vocabulary))
         })();
         (
             fingerprints.join().expect("building the fingerprint index"),
             rest,
         )
     });
-    let (copies, live_texts, dense, vocabulary) = rest?;
+    let (copies, live_texts, (dense, openings), vocabulary) = rest?;
     Ok(Tables {
         catalog,
         fingerprints,
         copies,
         live_texts,
         dense,
+        openings,
         vocabulary,
     })
 }
@@ -213,6 +222,20 @@ fn usable_vectors(
         }
         _ => None,
     })
+}
+
+/// The opening vectors of the generation when its vectors are in `space`.
+fn usable_openings(
+    snapshot: &Snapshot,
+    space: Option<VectorSpace>,
+    catalog: &SegmentCatalog,
+) -> Result<Option<OpeningIndex>, StoreError> {
+    match (snapshot.vectors()?, space) {
+        (Some(stored), Some(space)) if stored.space() == space => {
+            OpeningIndex::build(stored, catalog)
+        }
+        _ => Ok(None),
+    }
 }
 
 /// The dense index over one row per distinct text a current segment holds (superseded and

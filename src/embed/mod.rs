@@ -5,6 +5,7 @@
 
 mod distilled;
 mod layout;
+pub mod openings;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

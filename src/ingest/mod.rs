@@ -286,7 +286,7 @@ impl Pipeline<'_> {
             self.builder.add_segment(&record.meta, &doc)?;
             self.report.doc_written();
             if let Some(stage) = &mut self.embedding {
-                stage.add(&mut self.builder, &segment.text)?;
+                stage.add(&mut self.builder, &segment.text, &segment.section_key)?;
             }
         }
         self.report.indexed_label(
@@ -330,7 +330,7 @@ impl Pipeline<'_> {
         self.ledger.claim_doc(segment.fingerprint);
         self.report.doc_copied();
         if let Some(stage) = &mut self.embedding {
-            stage.add(&mut self.builder, segment.text)?;
+            stage.add(&mut self.builder, segment.text, segment.section_key)?;
         }
         Ok(())
     }

@@ -48,6 +48,12 @@ pub struct IngestReport {
     /// Segment embeddings computed by the model, and reused from the previous generation.
     pub embeddings_computed: u64,
     pub embeddings_reused: u64,
+    /// Opening vectors of Indications texts (`embed::openings`) computed by the transformer,
+    /// and reused from the previous generation.
+    #[serde(default)]
+    pub openings_computed: u64,
+    #[serde(default)]
+    pub openings_reused: u64,
     /// Tokens that went through the model for the computed embeddings.
     pub embedding_tokens: u64,
     pub embedding_seconds: f64,
@@ -159,6 +165,8 @@ impl ReportBuilder {
                 unknown_section_codes: BTreeMap::new(),
                 embeddings_computed: 0,
                 embeddings_reused: 0,
+                openings_computed: 0,
+                openings_reused: 0,
                 embedding_tokens: 0,
                 embedding_seconds: 0.0,
                 embedding_model: String::new(),
@@ -225,6 +233,8 @@ impl ReportBuilder {
     pub fn embeddings(&mut self, counts: EmbeddingCounts, model: Option<&Path>) {
         self.report.embeddings_computed = counts.computed;
         self.report.embeddings_reused = counts.reused;
+        self.report.openings_computed = counts.openings_computed;
+        self.report.openings_reused = counts.openings_reused;
         self.report.embedding_tokens = counts.tokens;
         self.report.embedding_seconds = counts.compute_time.as_secs_f64();
         self.report.embedding_model = model.map(|m| m.display().to_string()).unwrap_or_default();
@@ -307,6 +317,11 @@ impl fmt::Display for IngestReport {
                 self.embedding_tokens as f64 / seconds,
                 self.embeddings_reused,
                 self.embedding_model
+            )?;
+            writeln!(
+                f,
+                "opening vectors:   {} computed, {} reused (Indications texts, by the transformer)",
+                self.openings_computed, self.openings_reused
             )?;
         }
         let graph = &self.graph;

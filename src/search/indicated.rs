@@ -1,14 +1,18 @@
 //! A medicine named by the condition it treats ("gout medicine…", "migraine shot…", "medicine
 //! for seizures…"): when a question names no drug and no class, the condition of a noun that
-//! refers to a medicine (its purpose phrase, else the words right before it) selects, by BM25
-//! over Indications and Usage sections, the labels indicated for it (given by the routes the
-//! noun implies: a shot is injected, a pill swallowed), which then stand as the question's
-//! subject. Reads the index; never ranks.
+//! refers to a medicine (its purpose phrase, else the words right before it) selects the labels
+//! indicated for it — by BM25 over Indications and Usage sections, and by meaning: the nearest
+//! opening vectors of those sections (`openings.rs`) — given by the routes the noun implies (a
+//! shot is injected, a pill swallowed); they then stand as the question's subject. Reads the
+//! index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use crate::conditions::lexicon::curated_terms;
+use crate::domain::TextHash;
+use crate::embed::EmbedError;
+use crate::engine::EngineError;
 use crate::live::Live;
 use crate::search::lexical::{analyse, section_candidates};
 use crate::search::understanding::form::AUXILIARY_VERBS;
@@ -27,13 +31,24 @@ const TEXTS: usize = 200;
 const SHARE_OF_BEST: f32 = 0.5;
 /// At most this many labels, best first.
 const MAX_LABELS: usize = 150;
+/// A label is indicated by meaning when the opening of one of its Indications texts is at
+/// least this similar to the condition (unit vectors; unrelated openings score about 0.1–0.3)…
+const MEANING_FLOOR: f32 = 0.4;
+/// …and within this margin of the most similar opening.
+const MEANING_MARGIN: f32 = 0.05;
+
+/// Gives a phrase's transformer vector (the searcher's, through its query-vector cache).
+pub type EmbedPhrase<'a> = dyn Fn(&str) -> Result<Arc<Vec<f32>>, EmbedError> + 'a;
 
 /// `understanding` with the labels indicated for the condition it names as its subject, when
 /// it names no drug, no class and does not ask for drugs in general; unchanged otherwise.
+/// `embed` gives a phrase's transformer vector; without it (or opening vectors) the labels are
+/// those BM25 finds.
 pub fn with_indicated_subject(
     live: &Live,
     mut understanding: Understanding,
-) -> Result<Understanding, StoreError> {
+    embed: Option<&EmbedPhrase<'_>>,
+) -> Result<Understanding, EngineError> {
     if !understanding.drugs.is_empty() || understanding.subject_open {
         return Ok(understanding);
     }
@@ -44,9 +59,15 @@ pub fn with_indicated_subject(
         return Ok(understanding);
     }
     let routes = noun.and_then(|noun| form_routes().get(noun));
-    let labels = indicated_labels(live, &condition, routes)?;
+    let phrase = modifiers.join(" ");
+    let by_meaning = match (embed, &live.openings) {
+        (Some(embed), Some(openings)) => openings.nearest(&embed(&phrase)?, TEXTS),
+        _ => Vec::new(),
+    };
+    let mut labels = indicated_labels(live, &condition, routes)?;
+    labels.extend(labels_by_meaning(live, &by_meaning, routes));
     if !labels.is_empty() {
-        let condition = modifiers.join(" ");
+        let condition = phrase;
         understanding.subject_keywords = without_phrase(&understanding.keywords, &condition);
         understanding.drugs.push(DrugMention {
             word: condition,
@@ -151,15 +172,7 @@ fn indicated_labels(
     routes: Option<&Vec<String>>,
 ) -> Result<BTreeSet<u32>, StoreError> {
     let hits = section_candidates(live, condition, INDICATIONS, TEXTS)?;
-    let labels = live.snapshot.labels();
-    let given_so = |label: u32| {
-        routes.is_none_or(|routes| {
-            let given = &labels[label as usize].drug.route;
-            given
-                .iter()
-                .any(|r| routes.iter().any(|w| r.eq_ignore_ascii_case(w)))
-        })
-    };
+    let given_so = |label: u32| given_by(live, label, routes);
     let mut by_label: BTreeMap<u32, f32> = BTreeMap::new();
     for hit in &hits {
         for (_, info) in live.copies.of(hit.text, &live.catalog) {
@@ -180,6 +193,37 @@ fn indicated_labels(
         .take(MAX_LABELS)
         .map(|(label, _)| label)
         .collect())
+}
+
+/// The current labels, given by one of `routes` when some are named, with an Indications
+/// text in `nearest` (texts with the similarity of their opening to the condition, best
+/// first) at least `MEANING_FLOOR` similar and within `MEANING_MARGIN` of the best.
+fn labels_by_meaning(
+    live: &Live,
+    nearest: &[(TextHash, f32)],
+    routes: Option<&Vec<String>>,
+) -> BTreeSet<u32> {
+    let Some(&(_, best)) = nearest.first() else {
+        return BTreeSet::new();
+    };
+    let close = |similarity: f32| similarity >= MEANING_FLOOR.max(best - MEANING_MARGIN);
+    nearest
+        .iter()
+        .take_while(|(_, similarity)| close(*similarity))
+        .flat_map(|(text, _)| live.copies.of(*text, &live.catalog))
+        .map(|(_, info)| info.label)
+        .filter(|label| given_by(live, *label, routes))
+        .collect()
+}
+
+/// Whether `label` is given by one of `routes` (any route when none are named).
+fn given_by(live: &Live, label: u32, routes: Option<&Vec<String>>) -> bool {
+    routes.is_none_or(|routes| {
+        let given = &live.snapshot.labels()[label as usize].drug.route;
+        given
+            .iter()
+            .any(|r| routes.iter().any(|w| r.eq_ignore_ascii_case(w)))
+    })
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Search: question understanding (understanding/; a medicine named by its condition,
-//! indicated.rs), candidates from BM25 (lexical/) and from passage vectors (vectors.rs),
+//! indicated.rs, by BM25 and by the opening vectors of openings.rs), candidates from BM25 (lexical/) and from passage vectors (vectors.rs),
 //! gathered per question (candidates.rs), their fusion (ranking.rs), one answer per distinct
 //! text (collapse.rs), none that is only headings (headings.rs). The `Searcher` runs them over
 //! the live generation and owns the query-vector cache. No HTTP, no verify, no graph.
@@ -10,6 +10,7 @@ pub mod features;
 pub mod headings;
 pub mod indicated;
 pub mod lexical;
+pub mod openings;
 pub mod quantized;
 pub mod ranking;
 pub mod section_space;
@@ -151,7 +152,10 @@ impl Searcher {
                 query_vector: None,
             });
         }
-        let understanding = indicated::with_indicated_subject(&live, understanding)?;
+        let embed_phrase = |phrase: &str| self.query_vector(phrase);
+        let embed: Option<&indicated::EmbedPhrase<'_>> =
+            self.embedder.is_some().then_some(&embed_phrase);
+        let understanding = indicated::with_indicated_subject(&live, understanding, embed)?;
         let or_question = |text: &'_ str| {
             if analyse(&live.snapshot, text).is_empty() {
                 question.as_str().to_owned()
@@ -232,6 +236,23 @@ impl Searcher {
             section_similarity: &section_similarity,
             partners: &found.partners,
         })
+    }
+
+    /// The transformer's vector of `text`, from the query-vector cache or embedded now; an
+    /// error without an embedder.
+    fn query_vector(&self, text: &str) -> Result<Arc<Vec<f32>>, EmbedError> {
+        let Some(embedder) = &self.embedder else {
+            return Err(EmbedError::Compute("no embedding model is loaded".into()));
+        };
+        if let Some(vector) = self.query_vectors.get(text) {
+            self.query_vector_counters.hit();
+            return Ok(vector);
+        }
+        self.query_vector_counters.miss();
+        let vector = Arc::new(embedder.embed(&[text])?.remove(0));
+        self.query_vectors
+            .insert(text.to_owned(), Arc::clone(&vector));
+        Ok(vector)
     }
 
     /// Runs `work` and finds `question`'s vector: from the cache, or embedded on another of

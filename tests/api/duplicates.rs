@@ -149,7 +149,11 @@ fn identical_text_under_different_set_ids_gets_one_vector_and_each_label_its_fin
         .unwrap();
     let rows: HashSet<TextHash> = texts_of_rows.iter().copied().collect();
     assert_eq!(rows.len(), texts_of_rows.len(), "one row per text");
-    assert_eq!(rows.len() as u64, texts.distinct_texts);
+    assert_eq!(
+        rows.len() as u64,
+        texts.distinct_texts + index.report.openings_computed,
+        "and one per distinct Indications text's opening"
+    );
     let mut by_text: HashMap<TextHash, BTreeSet<String>> = HashMap::new();
     let mut fingerprints = HashSet::new();
     snapshot
@@ -313,6 +317,7 @@ fn the_next_ingest_reuses_every_text_analysis_and_embedding_and_builds_the_same_
     assert_eq!(again.texts.analyses_computed, 0, "{:?}", again.texts);
     assert_eq!(again.texts.analyses_reused, fresh.texts.analyses_computed);
     assert_eq!(again.embeddings_computed, 0);
+    assert_eq!(again.openings_computed, 0);
     assert_eq!(again.embeddings_reused, first.report.texts.distinct_texts);
     let graph = |generation: &str| std::fs::read(PathBuf::from(generation).join("graph.bin"));
     assert_eq!(graph(&fresh.generation).ok(), graph(&again.generation).ok());

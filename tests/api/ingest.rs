@@ -380,7 +380,18 @@ fn re_ingesting_unchanged_text_reuses_its_embeddings() {
         (second.embeddings_computed, second.embeddings_reused),
         (0, second.texts.distinct_texts)
     );
-    assert_eq!(before.len() as u64, first.texts.distinct_texts);
+    assert!(
+        first.openings_computed > 0,
+        "a label's Indications get openings"
+    );
+    assert_eq!(
+        (second.openings_computed, second.openings_reused),
+        (0, first.openings_computed)
+    );
+    assert_eq!(
+        before.len() as u64,
+        first.texts.distinct_texts + first.openings_computed
+    );
     assert_eq!(
         before,
         vectors_of(&data_dir),

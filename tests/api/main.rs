@@ -33,6 +33,7 @@ mod request_id;
 mod seal;
 mod search;
 mod search_headings;
+mod search_meaning;
 mod search_partners;
 mod search_understanding;
 mod severity_brat;

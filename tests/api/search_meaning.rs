@@ -1,0 +1,78 @@
+//! A medicine named by a condition in lay words whose Indications text shares no word with it
+//! ("overactive thyroid" for hyperthyroidism) is found by the opening vectors ingest stores
+//! for Indications texts, beside the labels BM25 finds.
+
+use drugcite::live::{LiveIndex, OpenOptions};
+use drugcite::search::indicated::{with_indicated_subject, EmbedPhrase};
+use drugcite::store::DataDir;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::helpers::{corpus_lines, embedder, ingest_embedded, scratch_dir, write_jsonl};
+
+fn generic_name(line: &str) -> String {
+    let value: Value = serde_json::from_str(line).unwrap();
+    value["openfda"]["generic_name"][0]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase()
+}
+
+#[test]
+fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
+    let wanted = [
+        "propylthiouracil",
+        "liothyronine sodium",
+        "atorvastatin calcium",
+    ];
+    let lines: Vec<String> = corpus_lines(usize::MAX)
+        .into_iter()
+        .filter(|line| wanted.contains(&generic_name(line).as_str()))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        wanted.len(),
+        "the corpus has one label of each"
+    );
+    let dir = scratch_dir();
+    let inputs = [write_jsonl(dir.path(), "labels.jsonl", &lines)];
+    let data_dir = dir.path().join("data");
+    ingest_embedded(&data_dir, &inputs);
+    let embedder = embedder();
+    let options = OpenOptions {
+        space: Some(embedder.vector_space()),
+        embedded_graph: false,
+    };
+    let index = LiveIndex::open(DataDir::new(&data_dir), options).unwrap();
+    let live = index.current();
+    let subject = |with_meaning: bool| {
+        let understanding = live
+            .vocabulary
+            .understand("overactive thyroid pill side effects");
+        let embed = |phrase: &str| Ok(Arc::new(embedder.embed(&[phrase])?.remove(0)));
+        let meaning: Option<&EmbedPhrase<'_>> = with_meaning.then_some(&embed);
+        let understood = with_indicated_subject(&live, understanding, meaning).unwrap();
+        let names: Vec<String> = understood
+            .drugs
+            .iter()
+            .flat_map(|d| d.labels.iter())
+            .map(|&l| live.snapshot.labels()[l as usize].drug.name.to_lowercase())
+            .collect();
+        names
+    };
+    let by_words = subject(false);
+    assert!(
+        !by_words.iter().any(|n| n == "propylthiouracil"),
+        "BM25 alone finds no word of the condition in its Indications: {by_words:?}"
+    );
+    let with_meaning = subject(true);
+    assert!(
+        with_meaning.iter().any(|n| n == "propylthiouracil"),
+        "{with_meaning:?}"
+    );
+    assert!(
+        !with_meaning.iter().any(|n| n == "atorvastatin calcium"),
+        "{with_meaning:?}"
+    );
+}
