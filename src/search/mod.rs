@@ -1,8 +1,9 @@
 //! Search: question understanding (understanding/; a medicine named by its condition,
-//! indicated.rs, by BM25 and by the opening vectors of openings.rs), candidates from BM25 (lexical/) and from passage vectors (vectors.rs),
-//! gathered per question (candidates.rs), their fusion (ranking.rs), one answer per distinct
-//! text (collapse.rs), none that is only headings (headings.rs). The `Searcher` runs them over
-//! the live generation and owns the query-vector cache. No HTTP, no verify, no graph.
+//! indicated.rs, by BM25 and by the opening vectors of openings.rs), candidates from BM25
+//! (lexical/) and from passage vectors (vectors.rs), gathered per question (candidates.rs),
+//! their fusion (ranking.rs), one answer per distinct text (collapse.rs), none that is only
+//! headings (headings.rs). The `Searcher` runs them over the live generation and owns the
+//! query-vector cache. No HTTP, no verify, no graph.
 
 mod candidates;
 pub mod collapse;
@@ -152,9 +153,13 @@ impl Searcher {
                 query_vector: None,
             });
         }
-        let embed_phrase = |phrase: &str| self.query_vector(phrase);
-        let embed: Option<&indicated::EmbedPhrase<'_>> =
-            self.embedder.is_some().then_some(&embed_phrase);
+        let embed_phrase = self
+            .embedder
+            .as_deref()
+            .map(|embedder| move |phrase: &str| self.query_vector(embedder, phrase));
+        let embed = embed_phrase
+            .as_ref()
+            .map(|embed| embed as &indicated::EmbedPhrase<'_>);
         let understanding = indicated::with_indicated_subject(&live, understanding, embed)?;
         let or_question = |text: &'_ str| {
             if analyse(&live.snapshot, text).is_empty() {
@@ -238,21 +243,12 @@ impl Searcher {
         })
     }
 
-    /// The transformer's vector of `text`, from the query-vector cache or embedded now; an
-    /// error without an embedder.
-    fn query_vector(&self, text: &str) -> Result<Arc<Vec<f32>>, EmbedError> {
-        let Some(embedder) = &self.embedder else {
-            return Err(EmbedError::Compute("no embedding model is loaded".into()));
-        };
-        if let Some(vector) = self.query_vectors.get(text) {
-            self.query_vector_counters.hit();
-            return Ok(vector);
+    /// The transformer's vector of `text`, from the query-vector cache or embedded now.
+    fn query_vector(&self, embedder: &Embedder, text: &str) -> Result<Arc<Vec<f32>>, EmbedError> {
+        match self.cached_query_vector(text) {
+            Some(vector) => Ok(vector),
+            None => self.remember_query_vector(text, embedder.embed(&[text])),
         }
-        self.query_vector_counters.miss();
-        let vector = Arc::new(embedder.embed(&[text])?.remove(0));
-        self.query_vectors
-            .insert(text.to_owned(), Arc::clone(&vector));
-        Ok(vector)
     }
 
     /// Runs `work` and finds `question`'s vector: from the cache, or embedded on another of
@@ -264,18 +260,33 @@ impl Searcher {
         question: &str,
         work: impl FnOnce() -> T,
     ) -> (T, Result<Arc<Vec<f32>>, EmbedError>) {
-        if let Some(vector) = self.query_vectors.get(question) {
-            self.query_vector_counters.hit();
+        if let Some(vector) = self.cached_query_vector(question) {
             return (work(), Ok(vector));
         }
-        self.query_vector_counters.miss();
-        let (vector, done) = workers::beside(|| embedder.embed(&[question]), work);
-        let vector = vector.map(|mut vectors| Arc::new(vectors.remove(0)));
-        if let Ok(vector) = &vector {
-            self.query_vectors
-                .insert(question.to_owned(), Arc::clone(vector));
+        let (vectors, done) = workers::beside(|| embedder.embed(&[question]), work);
+        (done, self.remember_query_vector(question, vectors))
+    }
+
+    /// `text`'s vector if the cache holds it, counted as a hit or a miss.
+    fn cached_query_vector(&self, text: &str) -> Option<Arc<Vec<f32>>> {
+        let cached = self.query_vectors.get(text);
+        match cached {
+            Some(_) => self.query_vector_counters.hit(),
+            None => self.query_vector_counters.miss(),
         }
-        (done, vector)
+        cached
+    }
+
+    /// The one vector `embedded` holds for `text`, kept in the cache when there is one.
+    fn remember_query_vector(
+        &self,
+        text: &str,
+        embedded: Result<Vec<Vec<f32>>, EmbedError>,
+    ) -> Result<Arc<Vec<f32>>, EmbedError> {
+        let vector = Arc::new(embedded?.remove(0));
+        self.query_vectors
+            .insert(text.to_owned(), Arc::clone(&vector));
+        Ok(vector)
     }
 }
 

@@ -32,12 +32,13 @@ impl OpeningIndex {
         Ok((!openings.is_empty()).then_some(Self { openings, texts }))
     }
 
-    /// The `limit` texts whose openings are most similar to `query`, best first.
+    /// The `limit` texts whose openings are most similar to `query`, best first (every row's
+    /// key is one of `texts`: `build` kept no other).
     pub fn nearest(&self, query: &[f32], limit: usize) -> Vec<(TextHash, f32)> {
         self.openings
             .nearest(query, limit)
             .into_iter()
-            .filter_map(|(key, similarity)| Some((*self.texts.get(&key)?, similarity)))
+            .map(|(key, similarity)| (self.texts[&key], similarity))
             .collect()
     }
 }

@@ -2,11 +2,11 @@
 //! ("overactive thyroid" for hyperthyroidism) is found by the opening vectors ingest stores
 //! for Indications texts, beside the labels BM25 finds.
 
+use std::sync::Arc;
+
 use drugcite::live::{LiveIndex, OpenOptions};
 use drugcite::search::indicated::{with_indicated_subject, EmbedPhrase};
 use drugcite::store::DataDir;
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use crate::helpers::{corpus_lines, embedder, ingest_embedded, scratch_dir, write_jsonl};
@@ -53,13 +53,12 @@ fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
         let embed = |phrase: &str| Ok(Arc::new(embedder.embed(&[phrase])?.remove(0)));
         let meaning: Option<&EmbedPhrase<'_>> = with_meaning.then_some(&embed);
         let understood = with_indicated_subject(&live, understanding, meaning).unwrap();
-        let names: Vec<String> = understood
+        understood
             .drugs
             .iter()
             .flat_map(|d| d.labels.iter())
             .map(|&l| live.snapshot.labels()[l as usize].drug.name.to_lowercase())
-            .collect();
-        names
+            .collect::<Vec<String>>()
     };
     let by_words = subject(false);
     assert!(
