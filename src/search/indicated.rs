@@ -7,6 +7,7 @@
 //! index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
 use crate::conditions::lexicon::curated_terms;
@@ -53,13 +54,13 @@ pub fn with_indicated_subject(
         return Ok(understanding);
     }
     let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
-    let (modifiers, noun) = condition_of_medicine(&understanding.topic, is_word);
-    let condition = analyse(&live.snapshot, &modifiers.join(" "));
+    let named = condition_of_medicine(&understanding.topic, is_word);
+    let condition = analyse(&live.snapshot, &named.words.join(" "));
     if condition.is_empty() {
         return Ok(understanding);
     }
-    let routes = noun.and_then(|noun| form_routes().get(noun));
-    let phrase = modifiers.join(" ");
+    let routes = named.noun.and_then(|noun| form_routes().get(noun));
+    let phrase = named.words.join(" ");
     let by_meaning = match (embed, &live.openings) {
         (Some(embed), Some(openings)) => openings.nearest(&embed(&phrase)?, TEXTS),
         _ => Vec::new(),
@@ -68,7 +69,11 @@ pub fn with_indicated_subject(
     labels.extend(labels_by_meaning(live, &by_meaning, routes));
     if !labels.is_empty() {
         let condition = phrase;
-        understanding.subject_keywords = without_phrase(&understanding.keywords, &condition);
+        if named.asks_what_treats && understanding.sections.is_empty() {
+            understanding.sections = vec![INDICATIONS];
+        } else {
+            understanding.subject_keywords = without_phrase(&understanding.keywords, &condition);
+        }
         understanding.drugs.push(DrugMention {
             word: condition,
             class: None,
@@ -94,54 +99,154 @@ fn without_phrase(keywords: &str, phrase: &str) -> String {
     kept.map(|(_, w)| *w).collect::<Vec<_>>().join(" ")
 }
 
-/// The condition of the first medicine noun of `text` (plural "s" ignored), with the noun
-/// (singular): the purpose phrase after it ("constipation" of "pill for constipation from…"),
-/// else the words right before it ("gout" of "gout medicine that…", "menopause hormone" of
-/// "menopause hormone pills and…"). Either is at most `MAX_MODIFIERS` words and stops at a
-/// word `is_word` rejects (a stop word) or a verb opening a yes/no question ("can").
-/// Empty and `None` without such a noun.
-fn condition_of_medicine(
-    text: &str,
-    is_word: impl Fn(&str) -> bool,
-) -> (Vec<&str>, Option<&'static str>) {
+/// Verbs whose object is the condition a medicine treats ("what treats tardive dyskinesia").
+const TREATING_VERBS: &[&str] = &["treat", "treats", "treating"];
+/// Nouns for a medicine by what it does, read as a medicine noun is ("treatment for PNH",
+/// "hepatitis C treatment"); they imply no route.
+const TREATMENT_NOUNS: &[&str] = &["treatment", "therapy", "therapies"];
+
+/// The condition a question names a medicine by, the medicine noun (singular; `None` after a
+/// treating verb), and whether the question asks nothing but what treats the condition.
+#[derive(Debug, PartialEq)]
+struct MedicineCondition<'a> {
+    words: Vec<&'a str>,
+    noun: Option<&'static str>,
+    asks_what_treats: bool,
+}
+
+impl<'a> MedicineCondition<'a> {
+    fn of(words: Vec<&'a str>, noun: Option<&'static str>, asks_what_treats: bool) -> Self {
+        Self {
+            words,
+            noun,
+            asks_what_treats,
+        }
+    }
+}
+
+/// Words asking for the medicines there are, not about one ("PBC treatment options"): a
+/// question of a condition, a medicine noun and these asks what treats the condition.
+const CHOICE_WORDS: &[&str] = &["option", "options", "choice", "choices", "available"];
+
+/// What names the medicine in a question: a treating verb, or a medicine noun (singular).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Anchor {
+    Verb,
+    Noun(&'static str),
+}
+
+fn anchor(word: &str) -> Option<Anchor> {
+    if TREATING_VERBS.contains(&word) {
+        return Some(Anchor::Verb);
+    }
+    let treatment = || {
+        let singular = word.strip_suffix('s').unwrap_or(word);
+        TREATMENT_NOUNS
+            .iter()
+            .find(|noun| **noun == word || **noun == singular)
+            .copied()
+    };
+    medicine_noun(word).or_else(treatment).map(Anchor::Noun)
+}
+
+/// The condition of the first medicine noun or treating verb of `text`. A verb's condition is
+/// its object ("tardive dyskinesia" of "what treats tardive dyskinesia"). A noun's is its
+/// purpose phrase when that is a curated condition term ("constipation" of "pill for
+/// constipation from…"), else the words right before it ("gout" of "gout medicine that…"), else
+/// its whole purpose phrase ("pulmonary arterial hypertension" of "drug for pulmonary arterial
+/// hypertension"). Each is at most `MAX_MODIFIERS` words and stops at a word `is_word` rejects
+/// (a stop word) or a verb opening a yes/no question ("can"). The question asks what treats the
+/// condition when its other words are stop words or `CHOICE_WORDS` ("rls medication", "PBC
+/// treatment options"; not "antibiotic for uti and now my tendon hurts"). No words and no noun
+/// without an anchor.
+fn condition_of_medicine(text: &str, is_word: impl Fn(&str) -> bool) -> MedicineCondition<'_> {
     let words: Vec<&str> = name_words(text).collect();
-    let Some((at, noun)) = words
+    let Some((at, anchor)) = words
         .iter()
         .enumerate()
-        .find_map(|(at, w)| Some((at, medicine_noun(w)?)))
+        .find_map(|(at, w)| Some((at, anchor(w)?)))
     else {
-        return (Vec::new(), None);
+        return MedicineCondition::of(Vec::new(), None, false);
     };
     let modifier = |word: &&str| is_word(word) && !AUXILIARY_VERBS.contains(word);
-    let purpose = purpose_after(&words[at + 1..], modifier);
+    let (condition, span, noun) = match anchor {
+        Anchor::Verb => {
+            let object = object_of(&words[at + 1..], modifier);
+            let span = at..at + 1 + object.len();
+            (object, span, None)
+        }
+        Anchor::Noun(noun) => {
+            let (condition, span) = condition_of_noun(&words, at, &modifier);
+            (condition, span, Some(noun))
+        }
+    };
+    let asks_nothing_else = words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !span.contains(i))
+        .all(|(_, w)| !modifier(w) || CHOICE_WORDS.contains(w));
+    let asks_what_treats = !condition.is_empty() && asks_nothing_else;
+    MedicineCondition::of(condition, noun, asks_what_treats)
+}
+
+/// The condition of the medicine noun at `at` in `words` (see `condition_of_medicine`) and the
+/// positions of the noun and the condition's words.
+fn condition_of_noun<'a>(
+    words: &[&'a str],
+    at: usize,
+    modifier: &impl Fn(&&str) -> bool,
+) -> (Vec<&'a str>, Range<usize>) {
+    let after = match &words[at + 1..] {
+        ["for", rest @ ..] => rest,
+        _ => &[],
+    };
+    let run = leading_run(after, modifier);
+    let purpose = curated_prefix(&run);
     if !purpose.is_empty() {
-        return (purpose, Some(noun));
+        let span = at..at + 2 + purpose.len();
+        return (purpose, span);
     }
     let mut start = at;
     while start > 0 && at - start < MAX_MODIFIERS && modifier(&words[start - 1]) {
         start -= 1;
     }
-    (words[start..at].to_vec(), Some(noun))
+    if start < at {
+        return (words[start..at].to_vec(), start..at + 1);
+    }
+    let span = at..at + 2 + run.len();
+    (run, span)
 }
 
-/// The purpose phrase opening `after` ("for hot flashes"): the longest run of at most
-/// `MAX_MODIFIERS` words after "for" that `modifier` accepts and that is a curated condition
-/// term from a vocabulary or the annotations (plural "s" ignored; terms only mined from
-/// reaction lists hold words like "trial" and "hand"). Empty otherwise: "for years" says how
-/// long, and in "for seizures liver enzymes" the condition ends at "seizures".
-fn purpose_after<'a>(after: &[&'a str], modifier: impl Fn(&&str) -> bool) -> Vec<&'a str> {
-    let ["for", rest @ ..] = after else {
-        return Vec::new();
-    };
-    let words: Vec<&str> = rest
+/// A treating verb's object: the longest curated condition term opening `after`, else the
+/// whole run of modifier words there.
+fn object_of<'a>(after: &[&'a str], modifier: impl Fn(&&str) -> bool) -> Vec<&'a str> {
+    let run = leading_run(after, &modifier);
+    let curated = curated_prefix(&run);
+    if curated.is_empty() {
+        run
+    } else {
+        curated
+    }
+}
+
+/// At most `MAX_MODIFIERS` words opening `words` that `modifier` accepts.
+fn leading_run<'a>(words: &[&'a str], modifier: &impl Fn(&&str) -> bool) -> Vec<&'a str> {
+    words
         .iter()
         .take(MAX_MODIFIERS)
         .take_while(|w| modifier(w))
         .copied()
-        .collect();
-    (1..=words.len())
+        .collect()
+}
+
+/// The longest opening of `run` that is a curated condition term from a vocabulary or the
+/// annotations (plural "s" ignored; terms only mined from reaction lists hold words like
+/// "trial" and "hand"); empty without one: "for years" says how long, and in "for seizures
+/// liver enzymes" the condition ends at "seizures".
+fn curated_prefix<'a>(run: &[&'a str]) -> Vec<&'a str> {
+    (1..=run.len())
         .rev()
-        .map(|length| &words[..length])
+        .map(|length| &run[..length])
         .find(|phrase| names_condition(phrase))
         .map(<[&str]>::to_vec)
         .unwrap_or_default()
@@ -232,7 +337,50 @@ mod tests {
 
     fn modifiers(text: &str) -> Vec<&str> {
         let stop = ["that", "and", "the", "my", "a", "from"];
-        condition_of_medicine(text, |w| !stop.contains(&w)).0
+        condition_of_medicine(text, |w| !stop.contains(&w)).words
+    }
+
+    #[test]
+    fn a_treating_verb_or_treatment_noun_names_the_condition_it_is_for() {
+        let stop = ["what", "can", "the", "my", "a", "of", "with", "that", "and"];
+        let named = |text| condition_of_medicine(text, |w| !stop.contains(&w));
+        let verb = named("what treats tardive dyskinesia");
+        assert_eq!(
+            (verb.words, verb.noun, verb.asks_what_treats),
+            (vec!["tardive", "dyskinesia"], None, true)
+        );
+        let noun = named("treatment for paroxysmal nocturnal hemoglobinuria");
+        assert_eq!(noun.words, ["paroxysmal", "nocturnal", "hemoglobinuria"]);
+        assert_eq!(
+            (noun.noun, noun.asks_what_treats),
+            (Some("treatment"), true)
+        );
+        let before = named("hepatitis c treatment with a statin");
+        assert_eq!(
+            (before.words, before.asks_what_treats),
+            (vec!["hepatitis", "c"], false)
+        );
+        let options = named("pbc treatment options");
+        assert_eq!(
+            (options.words, options.asks_what_treats),
+            (vec!["pbc"], true)
+        );
+        let alone = named("rls medication");
+        assert_eq!((alone.words, alone.asks_what_treats), (vec!["rls"], true));
+        let concern = named("antibiotic for uti and now my heel tendon hurts");
+        assert_eq!(
+            (concern.words, concern.asks_what_treats),
+            (vec!["uti"], false)
+        );
+    }
+
+    #[test]
+    fn a_purpose_phrase_names_the_condition_when_no_words_precede_the_noun() {
+        let named = condition_of_medicine("drug for pulmonary arterial hypertension", |w| w != "a");
+        assert_eq!(named.words, ["pulmonary", "arterial", "hypertension"]);
+        assert!(named.asks_what_treats);
+        let gout = condition_of_medicine("gout medicine for a while", |w| w != "a");
+        assert_eq!((gout.words, gout.asks_what_treats), (vec!["gout"], false));
     }
 
     #[test]
@@ -288,11 +436,11 @@ mod tests {
     #[test]
     fn a_form_noun_names_the_condition_and_the_routes() {
         let is_word = |w: &str| w != "that";
-        let (words, noun) = condition_of_medicine("migraine shots that constipate", is_word);
-        assert_eq!((words, noun), (vec!["migraine"], Some("shot")));
+        let named = condition_of_medicine("migraine shots that constipate", is_word);
+        assert_eq!((named.words, named.noun), (vec!["migraine"], Some("shot")));
         assert!(form_routes()["shot"].contains(&"subcutaneous".to_owned()));
         assert_eq!(form_routes()["pill"], ["oral"]);
-        let (_, noun) = condition_of_medicine("gout medicine", is_word);
+        let noun = condition_of_medicine("gout medicine", is_word).noun;
         assert!(noun.is_some_and(|n| !form_routes().contains_key(n)));
     }
 }

@@ -1,6 +1,7 @@
 //! A medicine named by a condition in lay words whose Indications text shares no word with it
 //! ("overactive thyroid" for hyperthyroidism) is found by the opening vectors ingest stores
-//! for Indications texts, beside the labels BM25 finds.
+//! for Indications texts, beside the labels BM25 finds; a medicine named by what it is for
+//! ("drug for …", "what treats …") is answered from the Indications of the labels for it.
 
 use std::sync::Arc;
 
@@ -9,7 +10,10 @@ use drugcite::search::indicated::{with_indicated_subject, EmbedPhrase};
 use drugcite::store::DataDir;
 use serde_json::Value;
 
-use crate::helpers::{corpus_lines, embedder, ingest_embedded, scratch_dir, write_jsonl};
+use crate::helpers::{
+    corpus_lines, embedder, ingest_embedded, results, scratch_dir, spawn_app_with, write_jsonl,
+    GENEROUS,
+};
 
 fn generic_name(line: &str) -> String {
     let value: Value = serde_json::from_str(line).unwrap();
@@ -19,13 +23,8 @@ fn generic_name(line: &str) -> String {
         .to_lowercase()
 }
 
-#[test]
-fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
-    let wanted = [
-        "propylthiouracil",
-        "liothyronine sodium",
-        "atorvastatin calcium",
-    ];
+/// A scratch data dir with the embedded index of the corpus's labels of `wanted` (one each).
+fn index_of(wanted: &[&str]) -> tempfile::TempDir {
     let lines: Vec<String> = corpus_lines(usize::MAX)
         .into_iter()
         .filter(|line| wanted.contains(&generic_name(line).as_str()))
@@ -37,8 +36,36 @@ fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
     );
     let dir = scratch_dir();
     let inputs = [write_jsonl(dir.path(), "labels.jsonl", &lines)];
+    ingest_embedded(&dir.path().join("data"), &inputs);
+    dir
+}
+
+#[tokio::test]
+async fn a_medicine_named_by_what_it_is_for_answers_from_the_indications_for_it() {
+    let dir = index_of(&["macitentan", "amlodipine besylate", "nitric oxide", "carfilzomib"]);
+    let app = spawn_app_with(&dir.path().join("data"), GENEROUS).await;
+    for question in [
+        "drug for pulmonary arterial hypertension",
+        "what treats pulmonary arterial hypertension",
+    ] {
+        let reply = app.search(question, 5).await;
+        let first = &results(&reply)[0];
+        assert_eq!(
+            (first["drug"]["name"].as_str(), first["section"].as_str()),
+            (Some("macitentan"), Some("Indications and Usage")),
+            "{question}: {first}"
+        );
+    }
+}
+
+#[test]
+fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
+    let dir = index_of(&[
+        "propylthiouracil",
+        "liothyronine sodium",
+        "atorvastatin calcium",
+    ]);
     let data_dir = dir.path().join("data");
-    ingest_embedded(&data_dir, &inputs);
     let embedder = embedder();
     let options = OpenOptions {
         space: Some(embedder.vector_space()),
