@@ -32,8 +32,11 @@ pub struct EmbeddingCounts {
     pub openings_reused: u64,
     /// Segments whose text this run had already embedded or reused (a copy under another label).
     pub copies: u64,
+    /// Tokens and time of the passage encoder for `computed`.
     pub tokens: u64,
     pub compute_time: Duration,
+    /// Time of the transformer for `openings_computed`.
+    pub openings_time: Duration,
 }
 
 pub struct EmbeddingStage<'e> {
@@ -116,8 +119,8 @@ impl<'e> EmbeddingStage<'e> {
     /// Embeds everything buffered: texts with the passage encoder
     /// (`Embedder::embed_passages`), openings with the transformer (`Embedder::embed_many`).
     pub fn flush(&mut self, builder: &mut IndexBuilder) -> Result<(), StageError> {
-        let started = Instant::now();
         for (pending, by_transformer) in [(&self.pending, false), (&self.pending_openings, true)] {
+            let started = Instant::now();
             let texts: Vec<&str> = pending.iter().map(|(_, t)| t.as_str()).collect();
             let embedded = if by_transformer {
                 self.embedder.embed_many(&texts)?
@@ -130,12 +133,13 @@ impl<'e> EmbeddingStage<'e> {
             let computed = pending.len() as u64;
             if by_transformer {
                 self.counts.openings_computed += computed;
+                self.counts.openings_time += started.elapsed();
             } else {
                 self.counts.computed += computed;
+                self.counts.tokens += embedded.tokens as u64;
+                self.counts.compute_time += started.elapsed();
             }
-            self.counts.tokens += embedded.tokens as u64;
         }
-        self.counts.compute_time += started.elapsed();
         self.pending.clear();
         self.pending_openings.clear();
         Ok(())

@@ -54,7 +54,9 @@ pub struct IngestReport {
     pub openings_computed: u64,
     #[serde(default)]
     pub openings_reused: u64,
-    /// Tokens that went through the model for the computed embeddings.
+    #[serde(default)]
+    pub openings_seconds: f64,
+    /// Tokens that went through the passage encoder for the computed embeddings, and its time.
     pub embedding_tokens: u64,
     pub embedding_seconds: f64,
     /// Model directory the embeddings came from; empty for a lexical-only index.
@@ -167,6 +169,7 @@ impl ReportBuilder {
                 embeddings_reused: 0,
                 openings_computed: 0,
                 openings_reused: 0,
+                openings_seconds: 0.0,
                 embedding_tokens: 0,
                 embedding_seconds: 0.0,
                 embedding_model: String::new(),
@@ -235,6 +238,7 @@ impl ReportBuilder {
         self.report.embeddings_reused = counts.reused;
         self.report.openings_computed = counts.openings_computed;
         self.report.openings_reused = counts.openings_reused;
+        self.report.openings_seconds = counts.openings_time.as_secs_f64();
         self.report.embedding_tokens = counts.tokens;
         self.report.embedding_seconds = counts.compute_time.as_secs_f64();
         self.report.embedding_model = model.map(|m| m.display().to_string()).unwrap_or_default();
@@ -320,8 +324,8 @@ impl fmt::Display for IngestReport {
             )?;
             writeln!(
                 f,
-                "opening vectors:   {} computed, {} reused (Indications texts, by the transformer)",
-                self.openings_computed, self.openings_reused
+                "opening vectors:   {} computed in {:.1} s, {} reused (Indications texts, by the transformer)",
+                self.openings_computed, self.openings_seconds, self.openings_reused
             )?;
         }
         let graph = &self.graph;

@@ -42,7 +42,12 @@ fn index_of(wanted: &[&str]) -> tempfile::TempDir {
 
 #[tokio::test]
 async fn a_medicine_named_by_what_it_is_for_answers_from_the_indications_for_it() {
-    let dir = index_of(&["macitentan", "amlodipine besylate", "nitric oxide", "carfilzomib"]);
+    let dir = index_of(&[
+        "macitentan",
+        "amlodipine besylate",
+        "nitric oxide",
+        "carfilzomib",
+    ]);
     let app = spawn_app_with(&dir.path().join("data"), GENEROUS).await;
     for question in [
         "drug for pulmonary arterial hypertension",
