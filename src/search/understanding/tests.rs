@@ -141,6 +141,12 @@ fn lay_phrases_match_on_stems_and_add_the_label_wording() {
         .keywords
         .contains("gynecomastia"));
     assert!(!v.understand("sertraline dosing").keywords.contains("edema"));
+    assert!(
+        v.understand("can I drink beer while taking sertraline")
+            .keywords
+            .contains("alcohol"),
+        "a drink is named for the alcohol labels warn of"
+    );
 }
 
 #[test]
