@@ -16,6 +16,7 @@ pub mod form;
 mod intent;
 mod lay;
 pub mod medicine;
+pub mod medicine_condition;
 mod naming;
 pub mod populations;
 mod spelling;
