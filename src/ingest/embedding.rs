@@ -120,6 +120,9 @@ impl<'e> EmbeddingStage<'e> {
     /// (`Embedder::embed_passages`), openings with the transformer (`Embedder::embed_many`).
     pub fn flush(&mut self, builder: &mut IndexBuilder) -> Result<(), StageError> {
         for (pending, by_transformer) in [(&self.pending, false), (&self.pending_openings, true)] {
+            if pending.is_empty() {
+                continue;
+            }
             let started = Instant::now();
             let texts: Vec<&str> = pending.iter().map(|(_, t)| t.as_str()).collect();
             let embedded = if by_transformer {

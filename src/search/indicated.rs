@@ -63,14 +63,13 @@ pub fn with_indicated_subject(
     let mut labels = indicated_labels(live, &condition, routes)?;
     labels.extend(labels_by_meaning(live, &by_meaning, routes));
     if !labels.is_empty() {
-        let condition = phrase;
         if named.asks_what_treats && understanding.sections.is_empty() {
             understanding.sections = vec![INDICATIONS];
         } else {
-            understanding.subject_keywords = without_phrase(&understanding.keywords, &condition);
+            understanding.subject_keywords = without_phrase(&understanding.keywords, &phrase);
         }
         understanding.drugs.push(DrugMention {
-            word: condition,
+            word: phrase,
             class: None,
             labels,
             combinations: BTreeSet::new(),

@@ -12,7 +12,8 @@ use super::medicine::medicine_noun;
 use crate::conditions::lexicon::curated_terms;
 use crate::text::name_words;
 
-/// Words before the medicine noun taken as the condition, at most.
+/// Words taken as the condition, at most: before a medicine noun, after its "for" or after a
+/// treating verb.
 const MAX_MODIFIERS: usize = 3;
 
 /// Verbs whose object is the condition a medicine treats ("what treats tardive dyskinesia").
