@@ -107,7 +107,10 @@ pub struct Understander<'a> {
 
 impl Understander<'_> {
     pub fn understand(&self, question: &str) -> GraphQuestion {
-        let lower = question.to_lowercase();
+        let (lower, _) = self
+            .drugs
+            .vocabulary()
+            .respelled(&question.to_lowercase());
         let intents = intent_spans(&lower);
         let mut covered: Vec<Range<usize>> = intents.iter().map(|(span, _)| span.clone()).collect();
         let mentions = self.drugs.vocabulary().understand(&lower);

@@ -49,6 +49,8 @@ const FILTERED_CANDIDATES: usize = 5_000;
 pub struct SearchAnswer {
     pub hits: Vec<SearchHit>,
     pub unmatched_drugs: Vec<String>,
+    /// Question words no label uses and the label words they were read as.
+    pub read_as: Vec<understanding::ReadAs>,
 }
 
 /// One distinct text of a search answer: its best copy, and the other labels holding it.
@@ -135,6 +137,7 @@ impl Searcher {
         Ok(SearchAnswer {
             hits,
             unmatched_drugs: found.understanding.unlabelled_drugs.clone(),
+            read_as: found.understanding.read_as.clone(),
         })
     }
 

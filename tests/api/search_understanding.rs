@@ -1,5 +1,6 @@
 //! POST /v1/search reads questions as people type them: a drug without a label is named in
-//! `metadata.unmatched_drugs`, a misspelled drug still finds its label, and a question worded
+//! `metadata.unmatched_drugs`, a misspelled drug still finds its label, a misspelled word is
+//! read as the label word it stands for (`metadata.read_as`), and a question worded
 //! with "avoid" or "not be used" reaches Contraindications without a cue word for it, a
 //! medicine named only by the condition it treats finds the labels indicated for that condition
 //! (given the way its noun says: a shot, a pill), a lay phrase the labels gloss reaches the
@@ -42,6 +43,26 @@ async fn a_drug_without_a_label_is_named_in_unmatched_drugs() {
     let reply = app.search("sertraline nausea", 5).await;
     assert_eq!(
         reply.body["data"]["metadata"]["unmatched_drugs"],
+        serde_json::json!([])
+    );
+}
+
+#[tokio::test]
+async fn a_misspelled_word_is_read_as_the_label_word_it_stands_for() {
+    let app = spawn_app().await;
+    let reply = app.search("setraline siezures", 3).await;
+    assert_eq!(
+        reply.body["data"]["metadata"]["read_as"],
+        serde_json::json!([{"asked": "siezures", "read": "seizures"}]),
+        "the drug name is read by the vocabulary, not listed"
+    );
+    let first = &results(&reply)[0];
+    assert_eq!(first["drug"]["name"], "sertraline hydrochloride");
+    let text = first["text"].as_str().unwrap_or_default().to_lowercase();
+    assert!(text.contains("seizure"), "{text}");
+    let reply = app.search("sertraline seizures", 3).await;
+    assert_eq!(
+        reply.body["data"]["metadata"]["read_as"],
         serde_json::json!([])
     );
 }

@@ -71,6 +71,17 @@ pub struct SearchMetadata {
     /// indexed" can be told from "no answer"), in question order, lowercase.
     #[schema(example = json!(["warfarin"]))]
     unmatched_drugs: Vec<String>,
+    /// Question words no indexed label uses, each with the label words it was searched as (a
+    /// misspelling, two words run together), in question order.
+    #[schema(example = json!([{"asked": "osteoperosis", "read": "osteoporosis"}]))]
+    read_as: Vec<ReadAsShown>,
+}
+
+/// A question word and the label words it was searched as.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ReadAsShown {
+    asked: String,
+    read: String,
 }
 
 /// A label segment; a text several labels hold is listed once, its other labels in `also_in`.
@@ -126,6 +137,14 @@ pub async fn search(
             count: results.len(),
             search_time_ms: started.elapsed().as_secs_f64() * 1000.0,
             unmatched_drugs: answer.unmatched_drugs,
+            read_as: answer
+                .read_as
+                .into_iter()
+                .map(|r| ReadAsShown {
+                    asked: r.asked,
+                    read: r.read,
+                })
+                .collect(),
         },
         results,
     })))

@@ -25,6 +25,14 @@ impl LayTerms {
         Self { terms }
     }
 
+    /// Whether a lay phrase holds the stem of `word`.
+    pub(super) fn uses(&self, word: &str) -> bool {
+        let word = stems(word);
+        self.terms
+            .iter()
+            .any(|(phrase, _)| word.iter().all(|w| phrase.contains(w)) && !word.is_empty())
+    }
+
     /// The label wording of every lay phrase `text` holds, in table order.
     pub(super) fn wording_in<'a>(&'a self, text: &str) -> impl Iterator<Item = &'a str> {
         let words = stems(text);

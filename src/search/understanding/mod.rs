@@ -19,6 +19,7 @@ pub mod medicine;
 pub mod medicine_condition;
 mod naming;
 pub mod populations;
+mod respelling;
 mod spelling;
 mod stems;
 mod unlabelled;
@@ -34,6 +35,7 @@ use intent::{
 use lay::LayTerms;
 use medicine::{form_after_material, names_another_medicine, JOINING_WORDS};
 use naming::NameTable;
+pub use respelling::{IndexWords, ReadAs, MIN_PART};
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
 
@@ -97,6 +99,9 @@ pub struct Understanding {
     /// beside its subject: their words, generics, class phrases and members, and drugs named
     /// that have no label (empty without a subject or a partner).
     pub partner_names: BTreeSet<String>,
+    /// Question words no indexed label uses and the label words they were read as
+    /// (`DrugVocabulary::with_index_words`), in question order.
+    pub read_as: Vec<ReadAs>,
 }
 
 /// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
@@ -149,6 +154,8 @@ pub struct DrugVocabulary {
     brand_generics: HashMap<String, String>,
     /// Label → the routes (lowercase) its products are given by; absent when the label says none.
     routes: HashMap<u32, BTreeSet<String>>,
+    /// The live index's stems, for reading the question words no label uses.
+    index_words: IndexWords,
 }
 
 impl DrugVocabulary {
@@ -239,6 +246,7 @@ impl DrugVocabulary {
             names,
             brand_generics,
             routes,
+            index_words: IndexWords::default(),
         }
     }
 
@@ -251,7 +259,7 @@ impl DrugVocabulary {
     }
 
     pub fn understand(&self, question: &str) -> Understanding {
-        let lower = question.to_lowercase();
+        let (lower, read_as) = self.respelled(&question.to_lowercase());
         let tokens: Vec<&str> = name_words(&lower).collect();
         let found = self.find_mentions(&tokens);
         let generics = names_another_drug(&found).then_some(&self.brand_generics);
@@ -308,24 +316,8 @@ impl DrugVocabulary {
             subject_keywords,
             unlabelled_drugs,
             partner_names,
+            read_as,
         }
-    }
-
-    /// Words outside the drug mentions that name a drug without a label, in order, once each.
-    fn unlabelled_in(&self, tokens: &[&str], found: &[Found]) -> Vec<String> {
-        let mut names: Vec<String> = Vec::new();
-        for (at, word) in tokens.iter().enumerate() {
-            let mentioned = found.iter().any(|f| f.span.contains(&at));
-            let name = match word.strip_suffix('s') {
-                Some(singular) if self.unlabelled.contains(singular) => singular,
-                _ => word,
-            };
-            let unlabelled = self.unlabelled.contains(name) || stems::has_drug_stem(name);
-            if !mentioned && unlabelled && !names.iter().any(|n| n == name) {
-                names.push(name.to_owned());
-            }
-        }
-        names
     }
 
     /// Class phrases (longest first, never overlapping) and drug words, in question order.

@@ -357,3 +357,35 @@ fn a_named_drug_is_the_subject_before_a_class_named_first() {
     let joined_before = v.understand("after stopping a statin can I start pimozide");
     assert!(joined_before.drugs[0].class.is_none());
 }
+
+#[test]
+fn words_no_label_uses_are_read_as_label_words_but_names_stay_the_vocabularys() {
+    let label_words = ["seizures", "contraindicated", "warfarin", "sertraline"]
+        .map(|w| (w.to_owned(), 40));
+    let v = vocabulary().with_index_words(IndexWords::new(label_words));
+    let u = v.understand("setraline siezures, contrandicated with lisinopril or warfarn?");
+    assert_eq!(u.drugs[0].word, "sertraline", "the drug name's own reading");
+    assert_eq!(
+        u.read_as,
+        [
+            ReadAs {
+                asked: "siezures".into(),
+                read: "seizures".into()
+            },
+            ReadAs {
+                asked: "contrandicated".into(),
+                read: "contraindicated".into()
+            },
+            ReadAs {
+                asked: "warfarn".into(),
+                read: "warfarin".into()
+            }
+        ]
+    );
+    assert!(u.keywords.contains("seizures"), "{}", u.keywords);
+    assert_eq!(u.sections[0], "contraindications", "the cue read through");
+    assert!(
+        u.unlabelled_drugs.contains(&"lisinopril".to_owned()),
+        "a name shaped like a drug is not read as another word"
+    );
+}

@@ -3,7 +3,7 @@
 //! (`with_unlabelled_drugs`) and reports them in `Understanding::unlabelled_drugs`. Never
 //! claims a word that names an indexed label.
 
-use super::DrugVocabulary;
+use super::{stems, DrugVocabulary, Found};
 
 impl DrugVocabulary {
     /// The vocabulary that also knows `names` (lowercase single words) as drugs without a
@@ -16,6 +16,23 @@ impl DrugVocabulary {
             }
         }
         self
+    }
+
+    /// Words outside the drug mentions that name a drug without a label, in order, once each.
+    pub(super) fn unlabelled_in(&self, tokens: &[&str], found: &[Found]) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for (at, word) in tokens.iter().enumerate() {
+            let mentioned = found.iter().any(|f| f.span.contains(&at));
+            let name = match word.strip_suffix('s') {
+                Some(singular) if self.unlabelled.contains(singular) => singular,
+                _ => word,
+            };
+            let unlabelled = self.unlabelled.contains(name) || stems::has_drug_stem(name);
+            if !mentioned && unlabelled && !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+        names
     }
 }
 
