@@ -14,12 +14,12 @@ use crate::graph::Reasoner;
 use crate::search::lexical::LiveTexts;
 use crate::search::openings::OpeningIndex;
 use crate::search::understanding::{DrugVocabulary, IndexWords, MIN_PART};
-use crate::text::letter_words;
 use crate::search::vectors::DenseIndex;
 use crate::store::{
     io_error, open_phase, Copies, DataDir, MappedVectors, SegmentCatalog, Snapshot, StoreError,
     VectorSpace,
 };
+use crate::text::letter_words;
 use crate::verify::index::FingerprintIndex;
 
 /// One opened generation with everything the services read from it.

@@ -18,7 +18,7 @@ use crate::conditions::{Matcher, Purpose};
 use crate::curated::ConditionSynonyms;
 use crate::search::understanding::form::{question_form, QuestionForm};
 use crate::search::understanding::populations::{covered_names, populations};
-use crate::search::understanding::DrugMention;
+use crate::search::understanding::{DrugMention, ReadAs};
 use crate::text::{key_of, words, Word};
 
 mod wording;
@@ -69,6 +69,8 @@ pub struct GraphQuestion {
     /// The words of the last named class when it was only guessed by its head
     /// (`classes_by_head`): an answer that finds nothing with it is answered without it.
     pub guessed_class: Option<String>,
+    /// Question words no label uses and the label words they were read as.
+    pub read_as: Vec<ReadAs>,
 }
 
 impl GraphQuestion {
@@ -107,10 +109,7 @@ pub struct Understander<'a> {
 
 impl Understander<'_> {
     pub fn understand(&self, question: &str) -> GraphQuestion {
-        let (lower, _) = self
-            .drugs
-            .vocabulary()
-            .respelled(&question.to_lowercase());
+        let (lower, read_as) = self.drugs.vocabulary().respelled(&question.to_lowercase());
         let intents = intent_spans(&lower);
         let mut covered: Vec<Range<usize>> = intents.iter().map(|(span, _)| span.clone()).collect();
         let mentions = self.drugs.vocabulary().understand(&lower);
@@ -165,6 +164,7 @@ impl Understander<'_> {
             form,
             unlabelled,
             guessed_class,
+            read_as,
         }
     }
 

@@ -226,3 +226,24 @@ async fn a_curated_brand_names_its_generic_and_a_drug_outside_the_graph_is_said_
         .unwrap()
         .contains("which drugs"));
 }
+
+#[tokio::test]
+async fn a_misspelled_condition_is_read_as_the_label_word_and_said_so() {
+    let app = spawn_app().await;
+    let data = app.graph("Which drugs can cause siezures?", 2).await;
+    let interpretation = &data["interpretation"];
+    assert_eq!(
+        interpretation["read_as"],
+        json!([{"asked": "siezures", "read": "seizures"}])
+    );
+    assert_eq!(
+        interpretation["conditions"][0]["name"], "seizures",
+        "{data}"
+    );
+    assert!(interpretation["not_understood"]
+        .as_array()
+        .is_some_and(|words| words.is_empty()));
+    assert!(!relationships(&data).is_empty(), "{data}");
+    let plain = app.graph("Which drugs can cause seizures?", 2).await;
+    assert_eq!(relationships(&data), relationships(&plain));
+}

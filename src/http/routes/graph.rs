@@ -9,6 +9,7 @@ use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 
+use super::search::ReadAsShown;
 use super::{blocking, AlsoIn, Envelope, LabelSegment, Source};
 use crate::domain::{GraphLimit, MaxHops, Question};
 use crate::graph::service::{AnsweredRelationship, GraphAnswer};
@@ -77,6 +78,9 @@ pub struct Interpretation {
     unlabelled_drugs: Vec<String>,
     /// Ours, additive: `yes_no`, `common_side_effects` or `open`.
     form: &'static str,
+    /// Ours, additive: question words no indexed label uses, each with the label words it was
+    /// read as (as `/v1/search` reports them).
+    read_as: Vec<ReadAsShown>,
     /// Set when the question cannot be answered as asked: it names nothing the graph knows, or
     /// conditions but no drug without asking "which drugs".
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -278,6 +282,7 @@ fn interpretation(understood: &GraphQuestion) -> Interpretation {
             QuestionForm::CommonSideEffects => "common_side_effects",
             QuestionForm::Open => "open",
         },
+        read_as: understood.read_as.iter().map(ReadAsShown::from).collect(),
         message: understood.note().map(str::to_owned),
     }
 }

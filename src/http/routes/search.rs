@@ -11,6 +11,7 @@ use crate::domain::{Question, SearchFilters, TopK};
 use crate::http::access::{Access, SearchAccess};
 use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
+use crate::search::understanding::ReadAs;
 
 /// Unknown fields are ignored; `null` is the same as an absent field.
 #[derive(utoipa::ToSchema)]
@@ -84,6 +85,15 @@ pub struct ReadAsShown {
     read: String,
 }
 
+impl From<&ReadAs> for ReadAsShown {
+    fn from(reading: &ReadAs) -> Self {
+        Self {
+            asked: reading.asked.clone(),
+            read: reading.read.clone(),
+        }
+    }
+}
+
 /// A label segment; a text several labels hold is listed once, its other labels in `also_in`.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct SearchResult {
@@ -137,14 +147,7 @@ pub async fn search(
             count: results.len(),
             search_time_ms: started.elapsed().as_secs_f64() * 1000.0,
             unmatched_drugs: answer.unmatched_drugs,
-            read_as: answer
-                .read_as
-                .into_iter()
-                .map(|r| ReadAsShown {
-                    asked: r.asked,
-                    read: r.read,
-                })
-                .collect(),
+            read_as: answer.read_as.iter().map(ReadAsShown::from).collect(),
         },
         results,
     })))

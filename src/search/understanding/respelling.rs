@@ -56,7 +56,10 @@ impl DrugVocabulary {
             || singular(word).is_some_and(known)
             || self.spelling.correct(word).is_some()
             || drug_stems::has_drug_stem(word)
-            || self.classes.iter().any(|c| c.words.iter().any(|w| w == word))
+            || self
+                .classes
+                .iter()
+                .any(|c| c.words.iter().any(|w| w == word))
             || self.lay_terms.uses(word)
     }
 }
@@ -140,7 +143,9 @@ impl IndexWords {
         if self.stems.contains_key(stem) || is_name(word) {
             return None;
         }
-        let nearest = (stem.len() >= MIN_STEM).then(|| self.nearest(word)).flatten();
+        let nearest = (stem.len() >= MIN_STEM)
+            .then(|| self.nearest(word))
+            .flatten();
         nearest.map(str::to_owned).or_else(|| self.parts(word))
     }
 
@@ -188,7 +193,11 @@ mod tests {
 
     /// Index words of these label words, each occurring `count` times.
     fn index(words: &[(&str, u32)]) -> IndexWords {
-        IndexWords::new(words.iter().map(|(word, count)| ((*word).to_owned(), *count)))
+        IndexWords::new(
+            words
+                .iter()
+                .map(|(word, count)| ((*word).to_owned(), *count)),
+        )
     }
 
     fn read(index: &IndexWords, question: &str) -> (String, Vec<String>) {
@@ -223,8 +232,16 @@ mod tests {
         assert_eq!(read(&words, "diarhea").0, "diarrhea", "the more frequent");
         assert_eq!(read(&words, "dizzyness").0, "dizziness");
         let endings = index(&[("started", 30), ("pregnancy", 80)]);
-        assert_eq!(read(&endings, "startud").0, "started", "stems 'startud'/'start'");
-        assert_eq!(read(&endings, "pregnacy").0, "pregnancy", "'pregnaci'/'pregnanc'");
+        assert_eq!(
+            read(&endings, "startud").0,
+            "started",
+            "stems 'startud'/'start'"
+        );
+        assert_eq!(
+            read(&endings, "pregnacy").0,
+            "pregnancy",
+            "'pregnaci'/'pregnanc'"
+        );
         assert_eq!(read(&words, "seizures").1, Vec::<String>::new(), "known");
         assert_eq!(read(&words, "sertralin").1, Vec::<String>::new(), "claimed");
     }
@@ -241,8 +258,16 @@ mod tests {
 
     #[test]
     fn two_words_run_together_are_read_apart() {
-        let words = index(&[("sleep", 100), ("walking", 20), ("blood", 90), ("thinner", 9)]);
-        assert_eq!(read(&words, "pill made me sleepwalk").0, "pill made me sleep walk");
+        let words = index(&[
+            ("sleep", 100),
+            ("walking", 20),
+            ("blood", 90),
+            ("thinner", 9),
+        ]);
+        assert_eq!(
+            read(&words, "pill made me sleepwalk").0,
+            "pill made me sleep walk"
+        );
         assert_eq!(read(&words, "bloodthinner").0, "blood thinner");
     }
 }
