@@ -1,6 +1,6 @@
 //! Question words no indexed label uses, read as the label words they most likely stand for: a
 //! misspelling ("osteoperosis") as the most frequent label word within a small edit distance,
-//! two words run together ("sleepwalk") as the two label words they join. Pure over a table of
+//! two words run together ("bloodthinner") as the two label words they join. Pure over a table of
 //! the labels' words the live index supplies; drug names are the vocabulary's own spelling's.
 
 use std::collections::{BTreeMap, HashMap};
@@ -13,7 +13,7 @@ use crate::text::words;
 /// from another; the drug names' reading starts at the same length).
 const MIN_LENGTH: usize = 6;
 /// Shortest stem of a word read as a nearby one: "rotting" is stemmed "rot", and is one edit
-/// from the labels' "ratting"/"rating" only by accident.
+/// from the labels' "rotating" only by accident.
 const MIN_STEM: usize = 5;
 /// Longest word allowed one edit; longer words are allowed two.
 const ONE_EDIT_UP_TO: usize = 8;
@@ -31,8 +31,8 @@ pub struct ReadAs {
 }
 
 impl DrugVocabulary {
-    /// The vocabulary that reads a question's words no label uses through `words` (the live
-    /// index's stems); without it, every word is read as asked.
+    /// The vocabulary that reads a question's words no label uses through `words` (the served
+    /// labels' words); without it, every word is read as asked.
     pub fn with_index_words(mut self, words: IndexWords) -> Self {
         self.index_words = words;
         self
@@ -167,7 +167,7 @@ impl IndexWords {
     }
 
     /// `word` as two words whose stems the labels use often, split where the rarer part is
-    /// most frequent ("sleepwalk" → "sleep walk").
+    /// most frequent ("bloodthinner" → "blood thinner").
     fn parts(&self, word: &str) -> Option<String> {
         let frequent = |part: &str| match &stems(part)[..] {
             [stem] => self
