@@ -2,7 +2,6 @@
 //! fingerprint index, segment catalog, vectors and opening vectors, drug vocabulary, embedded
 //! graph) and swapped whole when a newer one is published. Owns no cache and answers no question.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -13,13 +12,12 @@ use crate::domain::TextHash;
 use crate::graph::Reasoner;
 use crate::search::lexical::LiveTexts;
 use crate::search::openings::OpeningIndex;
-use crate::search::understanding::{DrugVocabulary, IndexWords, MIN_PART};
+use crate::search::understanding::{DrugVocabulary, IndexWords};
 use crate::search::vectors::DenseIndex;
 use crate::store::{
-    io_error, open_phase, Copies, DataDir, MappedVectors, SegmentCatalog, Snapshot, StoreError,
-    VectorSpace,
+    io_error, label_words, open_phase, Copies, DataDir, MappedVectors, SegmentCatalog, Snapshot,
+    StoreError, VectorSpace,
 };
-use crate::text::letter_words;
 use crate::verify::index::FingerprintIndex;
 
 /// One opened generation with everything the services read from it.
@@ -169,7 +167,7 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
             let openings = open_phase("opening vectors", || {
                 usable_openings(snapshot, options.space, &catalog)
             })?;
-            let words = open_phase("label words", || label_words(snapshot))?;
+            let words = open_phase("label words", || label_words(snapshot.generation()))?;
             let vocabulary = open_phase("drug vocabulary", || {
                 DrugVocabulary::of_current_labels(snapshot).with_index_words(IndexWords::new(words))
             });
@@ -190,24 +188,6 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
         openings,
         vocabulary,
     })
-}
-
-/// Every word (ASCII letters, lowercase, `MIN_PART`+ letters) of every segment's text with
-/// how often it occurs: what a question's unknown words are read against.
-fn label_words(snapshot: &Snapshot) -> Result<HashMap<String, u32>, StoreError> {
-    let mut words: HashMap<String, u32> = HashMap::new();
-    snapshot.visit_segments(|segment| {
-        for word in letter_words(segment.text).filter(|w| w.len() >= MIN_PART && w.is_ascii()) {
-            let word = word.to_ascii_lowercase();
-            match words.get_mut(&word) {
-                Some(count) => *count += 1,
-                None => {
-                    words.insert(word, 1);
-                }
-            }
-        }
-    })?;
-    Ok(words)
 }
 
 /// The generation's own knowledge graph, unless the graph comes from Neo4j.

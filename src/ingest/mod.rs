@@ -144,7 +144,10 @@ pub fn ingest(
         .finish(pipeline.ledger.labels(), pipeline.ledger.history())?;
     let mut report = pipeline.report.finish(started.elapsed());
     write_manifest(draft.path(), &report)?;
-    Snapshot::open_draft(draft.path())?.write_columns()?;
+    let finished = Snapshot::open_draft(draft.path())?;
+    finished.write_columns()?;
+    crate::store::write_label_words(&finished)?;
+    drop(finished);
     let vocabulary = graph_vocabulary(options, base.as_ref())?;
     let previous = base.as_ref().map(Snapshot::generation);
     (report.graph, report.texts) = build_graph(draft.path(), &vocabulary, previous)?;

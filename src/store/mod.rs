@@ -42,6 +42,7 @@ mod texts;
 pub(crate) use texts::SegmentStatistics;
 pub use texts::TextsIndex;
 mod vectors;
+mod words;
 
 pub use builder::{write_manifest, IndexBuilder, SegmentDoc};
 pub use check::{check, CheckReport, SegmentMismatch};
@@ -56,6 +57,8 @@ pub use snapshot::{
 #[cfg(test)]
 pub(crate) use vectors::VectorWriter;
 pub use vectors::{MappedVectors, VectorCache, VectorSpace};
+pub(crate) use words::write_label_words;
+pub use words::{label_words, SHORTEST_WORD};
 
 /// Failures of the store. Messages name the path and what to do.
 #[derive(Debug, thiserror::Error)]

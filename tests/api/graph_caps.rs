@@ -27,7 +27,7 @@ const QUESTIONS: [&str; 7] = [
 
 /// Fields added to the answer after the recording (additive; tested in graph_answers.rs).
 const ADDED: [&str; 2] = ["fallback", "verdict"];
-const ADDED_TO_INTERPRETATION: [&str; 2] = ["form", "unlabelled_drugs"];
+const ADDED_TO_INTERPRETATION: [&str; 3] = ["form", "unlabelled_drugs", "read_as"];
 const ADDED_TO_RELATIONSHIPS: [&str; 2] = ["instruction", "target_unlabelled"];
 
 /// An answer without its timing and the fields added since the recording, evidence named by

@@ -35,7 +35,7 @@ use intent::{
 use lay::LayTerms;
 use medicine::{form_after_material, names_another_medicine, JOINING_WORDS};
 use naming::NameTable;
-pub use respelling::{IndexWords, ReadAs, MIN_PART};
+pub use respelling::{IndexWords, ReadAs};
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
 

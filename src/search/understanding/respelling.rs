@@ -20,8 +20,8 @@ const ONE_EDIT_UP_TO: usize = 8;
 /// Times the words of a stem must occur in the labels for one of them to be read in a question
 /// word's place: rarer ones are as likely the labels' own typos.
 const MIN_OCCURRENCES: u32 = 5;
-/// Shortest label word kept, and shortest part of a word read as two.
-pub const MIN_PART: usize = 4;
+/// Shortest part of a word read as two (the shortest label word counted).
+const MIN_PART: usize = crate::store::SHORTEST_WORD;
 
 /// A question word and the words it was read as.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,8 +130,9 @@ impl IndexWords {
         (text, read_as)
     }
 
-    /// What one unknown word is read as: the nearest frequent label word, else the two
-    /// frequent words it joins; `None` for a word whose stem the labels use, one the
+    /// What one unknown or rare word is read as: the nearest frequent label word ("angiodema",
+    /// a typo a few labels share, as angioedema), else, for a word no label uses, the two
+    /// frequent words it joins; `None` for a word whose stem the labels use often, one the
     /// vocabulary claims, or one too short to guess.
     fn read(&self, word: &str, is_name: &impl Fn(&str) -> bool) -> Option<String> {
         if word.len() < MIN_LENGTH || !word.chars().all(|c| c.is_ascii_lowercase()) {
@@ -140,13 +141,17 @@ impl IndexWords {
         let [stem] = &stems(word)[..] else {
             return None;
         };
-        if self.stems.contains_key(stem) || is_name(word) {
+        let occurrences = self.stems.get(stem).copied().unwrap_or(0);
+        if occurrences >= MIN_OCCURRENCES || is_name(word) {
             return None;
         }
         let nearest = (stem.len() >= MIN_STEM)
             .then(|| self.nearest(word))
             .flatten();
-        nearest.map(str::to_owned).or_else(|| self.parts(word))
+        let never_used = occurrences == 0;
+        nearest
+            .map(str::to_owned)
+            .or_else(|| never_used.then(|| self.parts(word)).flatten())
     }
 
     /// The label word within the allowed edits of `word` (Damerau–Levenshtein) that begins
@@ -243,6 +248,22 @@ mod tests {
             "'pregnaci'/'pregnanc'"
         );
         assert_eq!(read(&words, "seizures").1, Vec::<String>::new(), "known");
+        let rare = index(&[
+            ("angioedema", 1231),
+            ("angiodema", 1),
+            ("sleep", 100),
+            ("walker", 50),
+            ("sleepwalker", 2),
+        ]);
+        assert_eq!(
+            read(&rare, "angiodema").0,
+            "angioedema",
+            "a typo few labels share"
+        );
+        assert!(
+            read(&rare, "sleepwalker").1.is_empty(),
+            "a word the labels use, however rarely, is not taken apart"
+        );
         assert_eq!(read(&words, "sertralin").1, Vec::<String>::new(), "claimed");
     }
 
