@@ -12,7 +12,7 @@ use crate::domain::TextHash;
 use crate::graph::Reasoner;
 use crate::search::lexical::LiveTexts;
 use crate::search::openings::OpeningIndex;
-use crate::search::understanding::{DrugVocabulary, IndexWords};
+use crate::search::understanding::{DrugVocabulary, LabelWords};
 use crate::search::vectors::DenseIndex;
 use crate::store::{
     io_error, label_words, open_phase, Copies, DataDir, MappedVectors, SegmentCatalog, Snapshot,
@@ -169,7 +169,7 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
             })?;
             let words = open_phase("label words", || label_words(snapshot.generation()))?;
             let vocabulary = open_phase("drug vocabulary", || {
-                DrugVocabulary::of_current_labels(snapshot).with_index_words(IndexWords::new(words))
+                DrugVocabulary::of_current_labels(snapshot).with_label_words(LabelWords::new(words))
             });
             Ok::<_, StoreError>((copies, live_texts, (dense, openings), vocabulary))
         })();

@@ -1,5 +1,6 @@
 //! Question understanding without a language model: which drugs a question names (generic,
-//! brand or substance names of the indexed labels, curated brands, misspelled names), which it
+//! brand or substance names of the indexed labels, curated brands, misspelled names; other
+//! misspelled words read as the label words they stand for, in respelling.rs), which it
 //! names without a label in the index, which drug classes (FDA
 //! established classes, curated class terms such as "blood thinner"), and which label sections
 //! its wording asks for ("contraindicated", "side effects", "black box", "overdose", "pregnant",
@@ -35,7 +36,7 @@ use intent::{
 use lay::LayTerms;
 use medicine::{form_after_material, names_another_medicine, JOINING_WORDS};
 use naming::NameTable;
-pub use respelling::{IndexWords, ReadAs};
+pub use respelling::{LabelWords, ReadAs};
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
 
@@ -100,7 +101,7 @@ pub struct Understanding {
     /// that have no label (empty without a subject or a partner).
     pub partner_names: BTreeSet<String>,
     /// Question words no indexed label uses and the label words they were read as
-    /// (`DrugVocabulary::with_index_words`), in question order.
+    /// (`DrugVocabulary::with_label_words`), in question order.
     pub read_as: Vec<ReadAs>,
 }
 
@@ -155,7 +156,7 @@ pub struct DrugVocabulary {
     /// Label → the routes (lowercase) its products are given by; absent when the label says none.
     routes: HashMap<u32, BTreeSet<String>>,
     /// The live index's stems, for reading the question words no label uses.
-    index_words: IndexWords,
+    label_words: LabelWords,
 }
 
 impl DrugVocabulary {
@@ -246,7 +247,7 @@ impl DrugVocabulary {
             names,
             brand_generics,
             routes,
-            index_words: IndexWords::default(),
+            label_words: LabelWords::default(),
         }
     }
 

@@ -33,15 +33,15 @@ pub struct ReadAs {
 impl DrugVocabulary {
     /// The vocabulary that reads a question's words no label uses through `words` (the served
     /// labels' words); without it, every word is read as asked.
-    pub fn with_index_words(mut self, words: IndexWords) -> Self {
-        self.index_words = words;
+    pub fn with_label_words(mut self, words: LabelWords) -> Self {
+        self.label_words = words;
         self
     }
 
     /// `lower` (lowercase) with its unknown words read as label words, and the readings: what
     /// `understand` reads, and the graph's question reading too.
     pub fn respelled(&self, lower: &str) -> (String, Vec<ReadAs>) {
-        self.index_words.respell(lower, |word| self.claims(word))
+        self.label_words.respell(lower, |word| self.claims(word))
     }
 
     /// Whether `word` is the vocabulary's to read: a drug name (misspelled or not, with or
@@ -66,7 +66,7 @@ impl DrugVocabulary {
 
 /// The words of the indexed label text, how often each occurs, and the stems they make.
 #[derive(Default)]
-pub struct IndexWords {
+pub struct LabelWords {
     /// Every stem of the label words, with the occurrences of the words making it.
     stems: HashMap<String, u32>,
     /// The words whose stem occurs at least `MIN_OCCURRENCES` times ("relaxers" with every
@@ -74,7 +74,7 @@ pub struct IndexWords {
     frequent: BTreeMap<usize, Vec<(String, u32)>>,
 }
 
-impl IndexWords {
+impl LabelWords {
     /// The table of `(lowercase ASCII word, occurrences)` from the label text; a word listed
     /// twice adds up.
     pub fn new(label_words: impl IntoIterator<Item = (String, u32)>) -> Self {
@@ -197,15 +197,15 @@ mod tests {
     use super::*;
 
     /// Index words of these label words, each occurring `count` times.
-    fn index(words: &[(&str, u32)]) -> IndexWords {
-        IndexWords::new(
+    fn index(words: &[(&str, u32)]) -> LabelWords {
+        LabelWords::new(
             words
                 .iter()
                 .map(|(word, count)| ((*word).to_owned(), *count)),
         )
     }
 
-    fn read(index: &IndexWords, question: &str) -> (String, Vec<String>) {
+    fn read(index: &LabelWords, question: &str) -> (String, Vec<String>) {
         let (text, read_as) = index.respell(question, |w| w == "sertralin");
         let shown = read_as
             .iter()

@@ -362,7 +362,7 @@ fn a_named_drug_is_the_subject_before_a_class_named_first() {
 fn words_no_label_uses_are_read_as_label_words_but_names_stay_the_vocabularys() {
     let label_words =
         ["seizures", "contraindicated", "warfarin", "sertraline"].map(|w| (w.to_owned(), 40));
-    let v = vocabulary().with_index_words(IndexWords::new(label_words));
+    let v = vocabulary().with_label_words(LabelWords::new(label_words));
     let u = v.understand("setraline siezures, contrandicated with lisinopril or warfarn?");
     assert_eq!(u.drugs[0].word, "sertraline", "the drug name's own reading");
     assert_eq!(
