@@ -20,13 +20,7 @@ pub(crate) fn write_label_words(snapshot: &Snapshot) -> Result<(), StoreError> {
     snapshot.visit_segments(|segment| {
         let words = letter_words(segment.text).filter(|w| w.len() >= SHORTEST_WORD);
         for word in words.filter(|w| w.is_ascii()) {
-            let word = word.to_ascii_lowercase();
-            match counts.get_mut(&word) {
-                Some(count) => *count += 1,
-                None => {
-                    counts.insert(word, 1);
-                }
-            }
+            *counts.entry(word.to_ascii_lowercase()).or_default() += 1;
         }
     })?;
     let mut words: Vec<(String, u32)> = counts.into_iter().collect();

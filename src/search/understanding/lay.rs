@@ -28,9 +28,11 @@ impl LayTerms {
     /// Whether a lay phrase holds the stem of `word`.
     pub(super) fn uses(&self, word: &str) -> bool {
         let word = stems(word);
-        self.terms
-            .iter()
-            .any(|(phrase, _)| word.iter().all(|w| phrase.contains(w)) && !word.is_empty())
+        !word.is_empty()
+            && self
+                .terms
+                .iter()
+                .any(|(phrase, _)| word.iter().all(|w| phrase.contains(w)))
     }
 
     /// The label wording of every lay phrase `text` holds, in table order.

@@ -75,13 +75,9 @@ pub struct LabelWords {
 }
 
 impl LabelWords {
-    /// The table of `(lowercase ASCII word, occurrences)` from the label text; a word listed
-    /// twice adds up.
+    /// The table of `(lowercase ASCII word, occurrences)` from the label text, one entry a word.
     pub fn new(label_words: impl IntoIterator<Item = (String, u32)>) -> Self {
-        let mut occurrences: HashMap<String, u32> = HashMap::new();
-        for (word, count) in label_words {
-            *occurrences.entry(word).or_default() += count;
-        }
+        let occurrences: HashMap<String, u32> = label_words.into_iter().collect();
         let stemmed: Vec<(String, Option<String>)> = occurrences
             .keys()
             .map(|word| (word.clone(), stems(word).pop()))
