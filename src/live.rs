@@ -15,8 +15,8 @@ use crate::search::openings::OpeningIndex;
 use crate::search::understanding::{DrugVocabulary, LabelWords};
 use crate::search::vectors::DenseIndex;
 use crate::store::{
-    io_error, label_words, open_phase, Copies, DataDir, MappedVectors, SegmentCatalog, Snapshot,
-    StoreError, VectorSpace,
+    io_error, label_brands, label_words, open_phase, Copies, DataDir, MappedVectors,
+    SegmentCatalog, Snapshot, StoreError, VectorSpace,
 };
 use crate::verify::index::FingerprintIndex;
 
@@ -168,8 +168,11 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
                 usable_openings(snapshot, options.space, &catalog)
             })?;
             let words = open_phase("label words", || label_words(snapshot.generation()))?;
+            let brands = open_phase("label brands", || label_brands(snapshot.generation()))?;
             let vocabulary = open_phase("drug vocabulary", || {
-                DrugVocabulary::of_current_labels(snapshot).with_label_words(LabelWords::new(words))
+                DrugVocabulary::of_current_labels(snapshot)
+                    .with_label_words(LabelWords::new(words))
+                    .with_label_brands(brands)
             });
             Ok::<_, StoreError>((copies, live_texts, (dense, openings), vocabulary))
         })();

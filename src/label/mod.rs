@@ -1,6 +1,7 @@
 //! An openFDA drug-label record turned into what drugcite indexes: label metadata, the drug
 //! object, and text sections cut into fingerprinted segments. Pure functions; no I/O.
 
+mod brand_mentions;
 mod record;
 mod section_names;
 mod segment;
@@ -8,6 +9,7 @@ pub mod spl;
 mod spl_product;
 mod spl_sections;
 
+pub use brand_mentions::{brand_mentions, BrandMention};
 pub use record::{Drug, LabelMeta, LabelRecord, NameSource, RecordError, Section};
 pub use section_names::{section_keys, section_name};
 pub use segment::{segment_label, Segment};

@@ -58,7 +58,7 @@ pub use snapshot::{
 pub(crate) use vectors::VectorWriter;
 pub use vectors::{MappedVectors, VectorCache, VectorSpace};
 pub(crate) use words::write_label_words;
-pub use words::{label_words, SHORTEST_WORD};
+pub use words::{label_brands, label_words, SHORTEST_WORD};
 
 /// Failures of the store. Messages name the path and what to do.
 #[derive(Debug, thiserror::Error)]

@@ -1,5 +1,6 @@
 //! POST /v1/search reads questions as people type them: a drug without a label is named in
-//! `metadata.unmatched_drugs`, a misspelled drug still finds its label, a misspelled word is
+//! `metadata.unmatched_drugs`, a brand is known from the label text naming it beside its drug,
+//! a misspelled drug still finds its label, a misspelled word is
 //! read as the label word it stands for (`metadata.read_as`), and a question worded
 //! with "avoid" or "not be used" reaches Contraindications without a cue word for it, a
 //! medicine named only by the condition it treats finds the labels indicated for that condition
@@ -44,6 +45,26 @@ async fn a_drug_without_a_label_is_named_in_unmatched_drugs() {
     assert_eq!(
         reply.body["data"]["metadata"]["unmatched_drugs"],
         serde_json::json!([])
+    );
+}
+
+#[tokio::test]
+async fn a_brand_the_label_text_names_beside_its_drug_is_known_by_that_drug() {
+    let app = spawn_app().await;
+    let reply = app.search("sertraline with orap", 5).await;
+    assert_eq!(
+        reply.body["data"]["metadata"]["unmatched_drugs"],
+        serde_json::json!(["orap"]),
+        "sertraline's medication guide says \"pimozide (Orap®)\"; pimozide has no label"
+    );
+    let names_pimozide = results(&reply).iter().take(3).any(|r| {
+        let text = r["text"].as_str().unwrap_or_default().to_lowercase();
+        r["drug"]["name"] == "sertraline hydrochloride" && text.contains("pimozide")
+    });
+    assert!(
+        names_pimozide,
+        "searched by the generic the labels use: {:?}",
+        top(&reply, 3)
     );
 }
 

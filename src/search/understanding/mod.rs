@@ -15,6 +15,7 @@ mod class_phrases;
 mod drug_words;
 pub mod form;
 mod intent;
+mod label_brands;
 mod lay;
 pub mod medicine;
 pub mod medicine_condition;
@@ -33,6 +34,7 @@ use intent::{
     add_population_sections, cue_words_left_out, joined_to_subject, paired_sections,
     section_intents,
 };
+use label_brands::SaltWords;
 use lay::LayTerms;
 use medicine::{form_after_material, names_another_medicine, JOINING_WORDS};
 use naming::NameTable;
@@ -153,10 +155,17 @@ pub struct DrugVocabulary {
     /// Curated brands the indexed labels do not carry → their generic: the word a label's
     /// text uses, which a lexical query searches in the brand's place.
     brand_generics: HashMap<String, String>,
+    /// Brands of drugs without a label (curated or named by label text) → their generic, the
+    /// word the labels' text names them by.
+    unlabelled_generics: HashMap<String, String>,
     /// Label → the routes (lowercase) its products are given by; absent when the label says none.
     routes: HashMap<u32, BTreeSet<String>>,
     /// The live index's stems, for reading the question words no label uses.
     label_words: LabelWords,
+    /// The brands the label text marks beside a drug's name (`label_brands.rs`).
+    label_brands: Vec<crate::label::BrandMention>,
+    /// Words that only ever follow another in a name: salts and forms ("bitartrate").
+    salts: BTreeSet<String>,
 }
 
 impl DrugVocabulary {
@@ -178,9 +187,11 @@ impl DrugVocabulary {
         let mut standalone: BTreeSet<String> = BTreeSet::new();
         let mut continuations: HashMap<String, BTreeSet<String>> = HashMap::new();
         let mut leading: BTreeSet<String> = BTreeSet::new();
+        let mut salts = SaltWords::default();
         for label in &labels {
             for part in own_names(label).flat_map(|n| name_parts(n)) {
                 let part: Vec<&str> = name_words(&part).collect();
+                salts.count(&part);
                 let first_name_word = part.iter().find(|w| is_name_word(w));
                 leading.extend(first_name_word.map(|w| (*w).to_owned()));
                 for (i, word) in part.iter().enumerate().filter(|(_, w)| is_name_word(w)) {
@@ -206,6 +217,7 @@ impl DrugVocabulary {
         let spelling = SpellingIndex::new(labels_by_word.keys());
         let mut unlabelled = BTreeSet::new();
         let mut brand_generics = HashMap::new();
+        let mut unlabelled_generics = HashMap::new();
         for brand in crate::curated::brands() {
             match labels_by_word.get(&brand.generic).cloned() {
                 Some(generic) => {
@@ -215,7 +227,10 @@ impl DrugVocabulary {
                         brand_generics.insert(brand.brand, brand.generic);
                     }
                 }
-                None => unlabelled.extend([brand.brand, brand.generic]),
+                None => {
+                    unlabelled.extend([brand.brand.clone(), brand.generic.clone()]);
+                    unlabelled_generics.insert(brand.brand, brand.generic);
+                }
             }
         }
         let members = crate::curated::drug_classes()
@@ -246,8 +261,11 @@ impl DrugVocabulary {
             unlabelled,
             names,
             brand_generics,
+            unlabelled_generics,
             routes,
             label_words: LabelWords::default(),
+            label_brands: Vec::new(),
+            salts: salts.words(),
         }
     }
 

@@ -78,7 +78,8 @@ impl DrugVocabulary {
     }
 
     /// The names (lowercase phrases) a text uses for the question's partners: `partners`
-    /// (mentions after the subject) and `unlabelled` drugs; none without a subject.
+    /// (mentions after the subject) and `unlabelled` drugs — a brand's generic too ("orap":
+    /// pimozide) — with the curated classes of each; none without a subject.
     pub(super) fn partner_names(
         &self,
         subject: Option<&DrugMention>,
@@ -89,8 +90,12 @@ impl DrugVocabulary {
             return BTreeSet::new();
         }
         let mut names: BTreeSet<String> = unlabelled.iter().cloned().collect();
-        for name in unlabelled {
-            names.extend(self.curated_classes_of(name));
+        let generics = unlabelled
+            .iter()
+            .filter_map(|n| self.unlabelled_generics.get(n));
+        names.extend(generics.cloned());
+        for name in names.clone() {
+            names.extend(self.curated_classes_of(&name));
         }
         for mention in partners {
             names.extend(self.names_of(mention));

@@ -7,7 +7,8 @@ use super::{stems, DrugVocabulary, Found};
 
 impl DrugVocabulary {
     /// The vocabulary that also knows `names` (lowercase single words) as drugs without a
-    /// label of their own; names of indexed labels are left to the labels.
+    /// label of their own, and the brands the label text names beside them; names of indexed
+    /// labels are left to the labels.
     pub fn with_unlabelled_drugs(mut self, names: impl IntoIterator<Item = String>) -> Self {
         for name in names {
             let name = name.to_lowercase();
@@ -15,6 +16,7 @@ impl DrugVocabulary {
                 self.unlabelled.insert(name);
             }
         }
+        self.learn_label_brands();
         self
     }
 
