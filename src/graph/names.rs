@@ -102,6 +102,8 @@ static TABLE_ROW: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[a-z0-9.)\]]\s+)([A-Z][A-Za-z-]{4,})\s+Clinical Impact\s*:")
         .expect("table row pattern")
 });
+/// Most words of a list item ("St. John's Wort", "strong CYP3A4 inhibitors").
+const MAX_ITEM_WORDS: usize = 3;
 /// Words of a list item that are no drug name.
 const NOT_NAMES: &[&str] = &[
     "and",
@@ -175,16 +177,17 @@ pub fn table_row_names(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The single-word items of a comma/"and"/"or" list that look like names.
+/// The single-word items of a comma/"and"/"or" list that look like names, up to the first item
+/// of more than `MAX_ITEM_WORDS` words: there the prose has resumed ("opioids such as APADAZ,
+/// but use in such patients necessitates … addiction, abuse, and misuse").
 pub fn list_items(list: &str) -> Vec<String> {
     list.split([',', '/'])
         .flat_map(|item| item.split(" and ").flat_map(|i| i.split(" or ")))
-        .filter_map(|item| {
-            let words: Vec<&str> = item.split_whitespace().collect();
-            match words.as_slice() {
-                [word] => name_word(word),
-                _ => None,
-            }
+        .map(|item| item.split_whitespace().collect::<Vec<&str>>())
+        .take_while(|words| words.len() <= MAX_ITEM_WORDS)
+        .filter_map(|words| match words.as_slice() {
+            [word] => name_word(word),
+            _ => None,
         })
         .collect()
 }
@@ -237,6 +240,14 @@ mod tests {
         assert_eq!(
             listed_names("other drugs such as pimozide or thioridazine."),
             ["pimozide", "thioridazine"]
+        );
+        assert_eq!(
+            listed_names(
+                "opioids such as APADAZ, but use in such patients necessitates counseling \
+                 about signs of addiction, abuse, and misuse"
+            ),
+            ["apadaz"],
+            "the list ends where the prose resumes"
         );
     }
 
