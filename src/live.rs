@@ -15,7 +15,7 @@ use crate::search::openings::OpeningIndex;
 use crate::search::understanding::{DrugVocabulary, LabelWords};
 use crate::search::vectors::DenseIndex;
 use crate::store::{
-    io_error, label_brands, label_words, open_phase, Copies, DataDir, MappedVectors,
+    io_error, label_brands, label_words, open_phase, Copies, DataDir, LabelSections, MappedVectors,
     SegmentCatalog, Snapshot, StoreError, VectorSpace,
 };
 use crate::verify::index::FingerprintIndex;
@@ -29,6 +29,8 @@ pub struct Live {
     pub reasoner: Option<Arc<Reasoner>>,
     pub fingerprints: FingerprintIndex,
     pub catalog: SegmentCatalog,
+    /// Which sections each label has (from the catalog).
+    pub label_sections: LabelSections,
     /// The searchable copies of each distinct text.
     pub copies: Copies,
     /// Which docs of the distinct-text index have a searchable copy (`None` without that index).
@@ -127,6 +129,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
         reasoner,
         fingerprints: tables.fingerprints,
         catalog: tables.catalog,
+        label_sections: tables.label_sections,
         copies: tables.copies,
         live_texts: tables.live_texts,
         dense: tables.dense,
@@ -138,6 +141,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
 /// What search and verify read of a generation's segments.
 struct Tables {
     catalog: SegmentCatalog,
+    label_sections: LabelSections,
     fingerprints: FingerprintIndex,
     copies: Copies,
     live_texts: Option<LiveTexts>,
@@ -182,8 +186,10 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
         )
     });
     let (copies, live_texts, (dense, openings), vocabulary) = rest?;
+    let label_sections = open_phase("label sections", || catalog.label_sections());
     Ok(Tables {
         catalog,
+        label_sections,
         fingerprints,
         copies,
         live_texts,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::TextHash;
 use crate::search::understanding::{Understanding, PERIPHERAL_SECTIONS};
-use crate::store::SegmentInfo;
+use crate::store::{LabelSections, SegmentInfo};
 
 /// The fitted weights, kept in the repository beside this file.
 const LEARNED: &str = include_str!("ranking-weights.json");
@@ -40,7 +40,8 @@ pub struct CopyFeatures {
     pub unnamed_drug: bool,
     /// Outside the sections the wording asks for (when it asks for any).
     pub off_section: bool,
-    /// Position among the asked-for sections (0 when first or none asked).
+    /// Position among the asked-for sections the copy's label has (0 when first or none
+    /// asked): a label without a Pregnancy section of its own answers in its Boxed Warning.
     pub section_rank: f32,
     /// A package label, patient leaflet or other peripheral section nobody asked for.
     pub peripheral: bool,
@@ -110,16 +111,22 @@ impl Weights {
 
 impl CopyFeatures {
     /// The features of the copy `info` of a text scored `scores`, given the question's
-    /// (section similarity, margin) of the copy's section as defined on the fields and the
-    /// texts of the subject's labels naming its partners.
+    /// (section similarity, margin) of the copy's section as defined on the fields, the
+    /// texts of the subject's labels naming its partners and the sections each label has.
     pub fn of(
         scores: TextScores,
         info: &SegmentInfo,
-        (understanding, partners): (&Understanding, &PartnerTexts),
+        (understanding, partners, sections): (&Understanding, &PartnerTexts, &LabelSections),
         (section_similarity, section_margin): (f32, f32),
     ) -> Self {
         let section = info.section_key.as_ref();
         let asked = understanding.sections.iter().position(|s| *s == section);
+        let label_has = |s: &&&str| sections.has(info.label, s);
+        let rank = understanding
+            .sections
+            .iter()
+            .filter(label_has)
+            .position(|s| *s == section);
         let is_peripheral = PERIPHERAL_SECTIONS.contains(&section);
         let drug = drug_relation(info, understanding);
         let own = matches!(drug, DrugRelation::Subject | DrugRelation::Combination);
@@ -134,7 +141,7 @@ impl CopyFeatures {
             other_drug: drug == DrugRelation::Other,
             unnamed_drug: drug == DrugRelation::Unnamed,
             off_section,
-            section_rank: asked.unwrap_or(0).min(5) as f32,
+            section_rank: rank.unwrap_or(0).min(5) as f32,
             peripheral: is_peripheral && asked.is_none(),
             patient_voice: info.addresses_patient && !is_peripheral,
             names_partner: own && !off_section && names(&partners.naming_partner),
@@ -174,6 +181,10 @@ mod tests {
 
     use super::*;
     use crate::search::ranking::tests::info;
+
+    fn fp(i: u32) -> crate::domain::Fingerprint {
+        crate::domain::Fingerprint::of_segment("s", "k", &i.to_string())
+    }
     use crate::search::understanding::DrugMention;
 
     fn mention(labels: &[u32]) -> DrugMention {
@@ -197,7 +208,7 @@ mod tests {
             naming_partner: HashSet::from([TextHash::of(naming)]),
         };
         let features = |info: &SegmentInfo| {
-            let question = (&understanding, &partners);
+            let question = (&understanding, &partners, &LabelSections::default());
             let scores = TextScores {
                 lexical: 1.0,
                 semantic: 1.0,
@@ -248,5 +259,36 @@ mod tests {
             ..base
         };
         assert!(weights.score(&better_text, "x") > weights.score(&base, "x"));
+    }
+
+    #[test]
+    fn the_section_rank_counts_only_the_asked_sections_the_label_has() {
+        let catalog = crate::store::SegmentCatalog::build([
+            (fp(0), info(0, "boxed_warning", "0")),
+            (fp(1), info(1, "pregnancy", "1")),
+            (fp(2), info(1, "boxed_warning", "2")),
+        ]);
+        let sections = catalog.label_sections();
+        assert!(sections.has(0, "boxed_warning") && !sections.has(0, "pregnancy"));
+        assert!(sections.has(7, "pregnancy"), "a label it knows nothing of");
+        let understanding = Understanding {
+            sections: vec!["pregnancy", "boxed_warning"],
+            ..Understanding::default()
+        };
+        let partners = PartnerTexts::default();
+        let rank = |info: &SegmentInfo| {
+            let question = (&understanding, &partners, &sections);
+            CopyFeatures::of(TextScores::default(), info, question, (0.0, 0.0)).section_rank
+        };
+        assert_eq!(
+            rank(&info(0, "boxed_warning", "0")),
+            0.0,
+            "first among the sections its label has"
+        );
+        assert_eq!(
+            rank(&info(1, "boxed_warning", "2")),
+            1.0,
+            "its label answers in Pregnancy first"
+        );
     }
 }

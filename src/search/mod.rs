@@ -243,6 +243,7 @@ impl Searcher {
             similarity: &similarity,
             section_similarity: &section_similarity,
             partners: &found.partners,
+            label_sections: &live.label_sections,
         })
     }
 

@@ -11,7 +11,7 @@ use crate::search::collapse::{collapse, Collapsed};
 use crate::search::features::{CopyFeatures, PartnerTexts, TextScores, Weights};
 use crate::search::lexical::LexicalHit;
 use crate::search::understanding::Understanding;
-use crate::store::{Copies, SegmentCatalog, SegmentInfo};
+use crate::store::{Copies, LabelSections, SegmentCatalog, SegmentInfo};
 
 /// Candidates by distinct text.
 pub struct Candidates<'a> {
@@ -24,6 +24,8 @@ pub struct Candidates<'a> {
     pub section_similarity: &'a dyn Fn(&str) -> (f32, f32),
     /// The texts naming the question's partners or subject (`features::PartnerTexts`).
     pub partners: &'a PartnerTexts,
+    /// Which sections each label has.
+    pub label_sections: &'a LabelSections,
 }
 
 /// A candidate text: its scaled retrieval scores and the copy retrieval found best.
@@ -92,7 +94,11 @@ pub fn rank(
             let scored = copies.of(text.text, catalog).filter_map(|(fp, info)| {
                 keep(&info).then_some(())?;
                 let similarity = (candidates.section_similarity)(&info.section_key);
-                let question = (understanding, candidates.partners);
+                let question = (
+                    understanding,
+                    candidates.partners,
+                    candidates.label_sections,
+                );
                 let features = CopyFeatures::of(text.scores, &info, question, similarity);
                 Some((fp, weights.score(&features, &info.section_key)))
             });
@@ -176,6 +182,7 @@ pub(crate) mod tests {
             similarity: &none,
             section_similarity: &flat,
             partners: &PartnerTexts::default(),
+            label_sections: &LabelSections::default(),
         };
         let ranked = rank(
             &candidates,
@@ -217,6 +224,7 @@ pub(crate) mod tests {
             similarity: &none,
             section_similarity: &flat,
             partners: &PartnerTexts::default(),
+            label_sections: &LabelSections::default(),
         };
         let ranked = best(&rank(
             &candidates,
@@ -270,6 +278,7 @@ pub(crate) mod tests {
             similarity: &none,
             section_similarity: &flat,
             partners: &PartnerTexts::default(),
+            label_sections: &LabelSections::default(),
         };
         let ranked = rank(
             &candidates,

@@ -76,7 +76,11 @@ fn training_text(
             text: &body,
         });
         let similarity = (candidates.section_similarity)(&info.section_key);
-        let question = (&found.understanding, candidates.partners);
+        let question = (
+            &found.understanding,
+            candidates.partners,
+            candidates.label_sections,
+        );
         let features = CopyFeatures::of(text.scores, &info, question, similarity);
         let key = (
             relevant,

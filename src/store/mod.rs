@@ -47,7 +47,7 @@ mod words;
 pub use builder::{write_manifest, IndexBuilder, SegmentDoc};
 pub use check::{check, CheckReport, SegmentMismatch};
 pub use checksum::FileMismatch;
-pub use columns::catalog::SegmentCatalog;
+pub use columns::catalog::{LabelSections, SegmentCatalog};
 pub use columns::copies::Copies;
 pub use history::{LabelHistory, SetHistory, VersionEntry, VersionRank, VersionStatus};
 pub use layout::{DataDir, GenerationDraft};

@@ -118,6 +118,48 @@ impl SegmentCatalog {
     }
 }
 
+/// Which sections each label has a segment in, read from the catalog's rows (any version).
+#[derive(Default)]
+pub struct LabelSections {
+    /// Per label ordinal, the catalog places of its sections, sorted.
+    by_label: Vec<Vec<u32>>,
+    places: HashMap<Arc<str>, u32>,
+}
+
+impl LabelSections {
+    /// Whether `label` has a segment in `section`; true for a label it knows nothing of.
+    pub fn has(&self, label: u32, section: &str) -> bool {
+        match self.by_label.get(label as usize) {
+            Some(sections) if !sections.is_empty() => self
+                .places
+                .get(section)
+                .is_some_and(|place| sections.binary_search(place).is_ok()),
+            _ => true,
+        }
+    }
+}
+
+impl SegmentCatalog {
+    /// The sections of every label, from one pass over the rows.
+    pub fn label_sections(&self) -> LabelSections {
+        let mut by_label: Vec<Vec<u32>> = Vec::new();
+        for row in 0..self.table.len() {
+            let value = self.table.value(row);
+            let (label, place) = (le_u32(value, 8) as usize, le_u32(value, 12));
+            if by_label.len() <= label {
+                by_label.resize_with(label + 1, Vec::new);
+            }
+            by_label[label].push(place);
+        }
+        for sections in &mut by_label {
+            sections.sort_unstable();
+            sections.dedup();
+        }
+        let places = self.sections.iter().cloned().zip(0..).collect();
+        LabelSections { by_label, places }
+    }
+}
+
 /// The segment address of a row's value.
 fn address(value: &[u8]) -> SegmentAddress {
     SegmentAddress(DocAddress::new(le_u32(value, 0), le_u32(value, 4)))
