@@ -146,7 +146,7 @@ pub fn ingest(
     write_manifest(draft.path(), &report)?;
     let finished = Snapshot::open_draft(draft.path())?;
     finished.write_columns()?;
-    crate::store::write_label_words(&finished)?;
+    crate::store::write_text_tables(&finished)?;
     drop(finished);
     let vocabulary = graph_vocabulary(options, base.as_ref())?;
     let previous = base.as_ref().map(Snapshot::generation);

@@ -180,11 +180,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::search::ranking::tests::info;
-
-    fn fp(i: u32) -> crate::domain::Fingerprint {
-        crate::domain::Fingerprint::of_segment("s", "k", &i.to_string())
-    }
+    use crate::search::ranking::tests::{fp, info};
     use crate::search::understanding::DrugMention;
 
     fn mention(labels: &[u32]) -> DrugMention {

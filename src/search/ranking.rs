@@ -136,7 +136,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn fp(i: u32) -> Fingerprint {
+    pub(crate) fn fp(i: u32) -> Fingerprint {
         Fingerprint::of_segment("s", "k", &i.to_string())
     }
 

@@ -57,7 +57,7 @@ pub use snapshot::{
 #[cfg(test)]
 pub(crate) use vectors::VectorWriter;
 pub use vectors::{MappedVectors, VectorCache, VectorSpace};
-pub(crate) use words::write_label_words;
+pub(crate) use words::write_text_tables;
 pub use words::{label_brands, label_words, SHORTEST_WORD};
 
 /// Failures of the store. Messages name the path and what to do.

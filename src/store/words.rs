@@ -20,7 +20,7 @@ pub const SHORTEST_WORD: usize = 4;
 /// Every word (ASCII letters, lowercased, `SHORTEST_WORD`+ letters) of every segment of the
 /// draft `snapshot`, with its occurrences, and every distinct brand mention
 /// (`label::brand_mentions`) of its text, written into its generation.
-pub(crate) fn write_label_words(snapshot: &Snapshot) -> Result<(), StoreError> {
+pub(crate) fn write_text_tables(snapshot: &Snapshot) -> Result<(), StoreError> {
     let mut counts: HashMap<String, u32> = HashMap::new();
     let mut brands: BTreeSet<BrandMention> = BTreeSet::new();
     snapshot.visit_segments(|segment| {
@@ -57,13 +57,13 @@ fn read<T: serde::de::DeserializeOwned + Default>(
     encoded::read(&path, tag).map_err(io_error(format!("reading {}", path.display())))
 }
 
-/// The label words `write_label_words` stored in `generation`; none for a generation written
+/// The label words `write_text_tables` stored in `generation`; none for a generation written
 /// before them (its questions are read as typed).
 pub fn label_words(generation: &Path) -> Result<Vec<(String, u32)>, StoreError> {
     read(generation, (WORDS_FILE, WORDS_TAG))
 }
 
-/// The brand mentions `write_label_words` stored in `generation`; none for a generation
+/// The brand mentions `write_text_tables` stored in `generation`; none for a generation
 /// written before them (only its labels' own and the curated brands are known).
 pub fn label_brands(generation: &Path) -> Result<Vec<BrandMention>, StoreError> {
     read(generation, (BRANDS_FILE, BRANDS_TAG))

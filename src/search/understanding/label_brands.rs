@@ -87,7 +87,9 @@ impl DrugVocabulary {
         }
         named
             .into_iter()
-            .filter(|(brand, _)| is_name_word(brand) && !self.knows(brand))
+            .filter(|(brand, _)| {
+                is_name_word(brand) && !self.names_a_drug(brand) && !self.is_class_word(brand)
+            })
             .filter_map(|(brand, drugs)| match drugs.len() {
                 1 => drugs.into_iter().next().map(|d| (brand.to_owned(), d)),
                 _ => None,
@@ -116,23 +118,14 @@ impl DrugVocabulary {
         !is_name_word(word) || self.salts.contains(word)
     }
 
+    /// The drug `name` is (every word of `labels_by_word` begins a name), with or without labels.
     fn drug_named(&self, name: &str) -> Option<Named> {
-        if self.labels_by_word.contains_key(name) && self.leading.contains(name) {
+        if self.labels_by_word.contains_key(name) {
             return Some(Named::Labelled(name.to_owned()));
         }
         self.unlabelled
             .contains(name)
             .then(|| Named::Unlabelled(name.to_owned()))
-    }
-
-    fn knows(&self, word: &str) -> bool {
-        self.labels_by_word.contains_key(word)
-            || self.unlabelled.contains(word)
-            || self.continuations.contains_key(word)
-            || self
-                .classes
-                .iter()
-                .any(|c| c.words.iter().any(|w| w == word))
     }
 }
 

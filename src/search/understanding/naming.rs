@@ -89,13 +89,13 @@ impl DrugVocabulary {
         if subject.is_none() {
             return BTreeSet::new();
         }
-        let mut names: BTreeSet<String> = unlabelled.iter().cloned().collect();
         let generics = unlabelled
             .iter()
             .filter_map(|n| self.unlabelled_generics.get(n));
-        names.extend(generics.cloned());
-        for name in names.clone() {
-            names.extend(self.curated_classes_of(&name));
+        let named: Vec<&String> = unlabelled.iter().chain(generics).collect();
+        let mut names: BTreeSet<String> = named.iter().map(|n| (*n).clone()).collect();
+        for name in named {
+            names.extend(self.curated_classes_of(name));
         }
         for mention in partners {
             names.extend(self.names_of(mention));

@@ -47,20 +47,28 @@ impl DrugVocabulary {
     /// Whether `word` is the vocabulary's to read: a drug name (misspelled or not, with or
     /// without a label, or shaped like one), a word of a class phrase or of a lay phrase.
     fn claims(&self, word: &str) -> bool {
-        let known = |w: &str| {
-            self.labels_by_word.contains_key(w)
-                || self.unlabelled.contains(w)
-                || self.continuations.contains_key(w)
-        };
+        let known = |w: &str| self.names_a_drug(w);
         known(word)
             || singular(word).is_some_and(known)
             || self.spelling.correct(word).is_some()
             || drug_stems::has_drug_stem(word)
-            || self
-                .classes
-                .iter()
-                .any(|c| c.words.iter().any(|w| w == word))
+            || self.is_class_word(word)
             || self.lay_terms.uses(word)
+    }
+
+    /// Whether `word` is a drug name the vocabulary knows, with a label or without, or a name
+    /// word that only comes before a head noun.
+    pub(super) fn names_a_drug(&self, word: &str) -> bool {
+        self.labels_by_word.contains_key(word)
+            || self.unlabelled.contains(word)
+            || self.continuations.contains_key(word)
+    }
+
+    /// Whether `word` is a word of a class phrase.
+    pub(super) fn is_class_word(&self, word: &str) -> bool {
+        self.classes
+            .iter()
+            .any(|c| c.words.iter().any(|w| w == word))
     }
 }
 
