@@ -50,18 +50,21 @@ pub fn with_indicated_subject(
     }
     let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
     let named = condition_of_medicine(&understanding.topic, is_word);
-    let condition = analyse(&live.snapshot, &named.words.join(" "));
+    let phrase = named.words.join(" ");
+    let condition = analyse(&live.snapshot, &phrase);
     if condition.is_empty() {
         return Ok(understanding);
     }
     let routes = named.noun.and_then(|noun| form_routes().get(noun));
-    let phrase = named.words.join(" ");
     let by_meaning = match (embed, &live.openings) {
         (Some(embed), Some(openings)) => openings.nearest(&embed(&phrase)?, TEXTS),
         _ => Vec::new(),
     };
     let mut labels = indicated_labels(live, &condition, routes)?;
     labels.extend(labels_by_meaning(live, &by_meaning, routes));
+    if labels.is_empty() {
+        labels = indicated_by_label_wording(live, &phrase, routes)?;
+    }
     if !labels.is_empty() {
         if named.asks_what_treats && understanding.sections.is_empty() {
             understanding.sections = vec![INDICATIONS];
@@ -91,6 +94,22 @@ fn without_phrase(keywords: &str, phrase: &str) -> String {
         .enumerate()
         .filter(|(i, _)| at.is_none_or(|at| !(at..at + phrase.len()).contains(i)));
     kept.map(|(_, w)| *w).collect::<Vec<_>>().join(" ")
+}
+
+/// The labels indicated for the label wording of the everyday phrases `phrase` holds
+/// ("erectile" of "erection"), read only when the question's own words find none: a label
+/// names the condition in its own words.
+fn indicated_by_label_wording(
+    live: &Live,
+    phrase: &str,
+    routes: Option<&Vec<String>>,
+) -> Result<BTreeSet<u32>, StoreError> {
+    let wording = live.vocabulary.label_wording_of(phrase).join(" ");
+    let condition = analyse(&live.snapshot, &wording);
+    if condition.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    indicated_labels(live, &condition, routes)
 }
 
 /// The current labels, given by one of `routes` when some are named, whose Indications text

@@ -1,7 +1,8 @@
 //! A medicine named by a condition in lay words whose Indications text shares no word with it
 //! ("overactive thyroid" for hyperthyroidism) is found by the opening vectors ingest stores
 //! for Indications texts, beside the labels BM25 finds; a medicine named by what it is for
-//! ("drug for …", "what treats …") is answered from the Indications of the labels for it.
+//! ("drug for …", "what treats …") is answered from the Indications of the labels for it; a
+//! condition no Indications text words as the question does is found by the labels' wording.
 
 use std::sync::Arc;
 
@@ -61,6 +62,30 @@ async fn a_medicine_named_by_what_it_is_for_answers_from_the_indications_for_it(
             "{question}: {first}"
         );
     }
+}
+
+#[test]
+fn a_condition_the_labels_word_otherwise_is_found_by_their_wording() {
+    let dir = index_of(&["tadalafil", "amlodipine besylate"]);
+    let options = OpenOptions {
+        space: None,
+        embedded_graph: false,
+    };
+    let index = LiveIndex::open(DataDir::new(dir.path().join("data")), options).unwrap();
+    let live = index.current();
+    let understanding = live.vocabulary.understand("erection pill and headache");
+    let understood = with_indicated_subject(&live, understanding, None).unwrap();
+    let subject: Vec<String> = understood
+        .drugs
+        .iter()
+        .flat_map(|d| d.labels.iter())
+        .map(|&l| live.snapshot.labels()[l as usize].drug.name.to_lowercase())
+        .collect();
+    assert_eq!(
+        subject,
+        ["tadalafil"],
+        "no Indications text says 'erection'; the gloss 'erectile' finds tadalafil's"
+    );
 }
 
 #[test]

@@ -45,6 +45,14 @@ impl LayTerms {
     }
 }
 
+impl super::DrugVocabulary {
+    /// The label wording of the everyday phrases `text` holds ("erectile" of "erection"): what
+    /// a label says for the words a question uses.
+    pub fn label_wording_of(&self, text: &str) -> Vec<&str> {
+        self.lay_terms.wording_in(text).collect()
+    }
+}
+
 /// The words of `text` as the text index analyses them (lowercased, ASCII-folded, stop words
 /// removed, Porter-stemmed); one analyzer per thread, since the graph build understands every
 /// sentence of the corpus.

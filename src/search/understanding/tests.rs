@@ -13,6 +13,11 @@ pub(super) fn vocabulary() -> DrugVocabulary {
         vec!["sodium ferric gluconate complex".into(), "ferrlecit".into()],
         vec!["omeprazole magnesium, amoxicillin and rifabutin".into()],
     ];
+    vocabulary_of(&names)
+}
+
+/// A vocabulary of labels with these names (the generic first), in order.
+fn vocabulary_of(names: &[Vec<String>]) -> DrugVocabulary {
     DrugVocabulary::build(names.iter().enumerate().map(|(i, n)| LabelNames {
         label: i as u32,
         generic: &n[0],
@@ -123,6 +128,22 @@ fn a_question_asking_which_drugs_has_no_subject() {
         !v.understand("pimozide and other drugs").subject_open,
         "named first"
     );
+}
+
+#[test]
+fn the_label_wording_of_a_class_subject_s_own_phrase_is_not_searched() {
+    let v = vocabulary_of(&[vec!["amlodipine besylate".into()]]);
+    let u = v.understand("blood pressure pill dry cough");
+    assert_eq!(u.drugs[0].labels, BTreeSet::from([0]));
+    assert_eq!(
+        (u.keywords.as_str(), u.subject_keywords.as_str()),
+        ("dry cough", "dry cough"),
+        "'blood pressure' is glossed 'antihypertensives', which every label of the class says"
+    );
+    assert!(v
+        .understand("amlodipine and high blood pressure")
+        .keywords
+        .contains("hypertension"));
 }
 
 #[test]
