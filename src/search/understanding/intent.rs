@@ -367,6 +367,11 @@ fn interaction_sections() -> Vec<&'static str> {
     section_intents("interact")
 }
 
+/// The sections the dosing cues ("dose", "how often"…) ask for.
+fn dosing_sections() -> Vec<&'static str> {
+    section_intents("dose")
+}
+
 /// The sections the general warnings cues ("risk", "stopping", "monitor"…) ask for.
 fn general_warning_sections() -> Vec<&'static str> {
     section_intents("risk")
@@ -375,10 +380,16 @@ fn general_warning_sections() -> Vec<&'static str> {
 /// The sections a question pairing its subject with another medicine asks for: those of an
 /// interaction when its wording asks for none or only for warnings in general ("after stopping
 /// an maoi can I start tapentadol": the stopping is the partner's, the question the pair's),
-/// its wording's otherwise ("X with Y overdose").
+/// the interaction's after the dosing sections when it asks only how to dose (the dose an
+/// interaction sets is given in either: "azathioprine dose when starting allopurinol"), its
+/// wording's otherwise ("X with Y overdose").
 pub(super) fn paired_sections(asked: Vec<&'static str>) -> Vec<&'static str> {
     if asked.is_empty() || asked == general_warning_sections() {
         interaction_sections()
+    } else if asked == dosing_sections() {
+        let interaction = interaction_sections().into_iter();
+        let more: Vec<_> = interaction.filter(|s| !asked.contains(s)).collect();
+        [asked, more].concat()
     } else {
         asked
     }
@@ -403,6 +414,12 @@ mod tests {
             "no pair: the stopping is the subject's"
         );
         assert_eq!(sections("zoloft with pimozide overdose")[0], "overdosage");
+        assert_eq!(
+            sections("sertraline dose when starting pimozide")[..2],
+            ["dosage_and_administration", "drug_interactions"],
+            "the dose an interaction sets is given in either"
+        );
+        assert_eq!(sections("sertraline dose"), ["dosage_and_administration"]);
     }
 
     #[test]
