@@ -27,10 +27,13 @@ pub struct CopyFeatures {
     pub lexical: f32,
     pub semantic: f32,
     /// Similarity of the question to the copy's section description, minus that of the
-    /// section it is most similar to (0 for the best-matching section, below 0 for others).
+    /// section it is most similar to (0 for the best-matching section, below 0 for others);
+    /// for a copy of the subject's label, the most similar of the sections its label has (a
+    /// label without a Pregnancy section answers a pregnancy question in its nearest one).
     pub section_similarity: f32,
     /// How much more similar the question is to its best section description than to the
-    /// next one (the same for every copy): a wide margin means the meaning asks for a section.
+    /// next one (for a copy of the subject's label, at most its label's best over its next):
+    /// a wide margin means the meaning asks for a section.
     pub section_margin: f32,
     /// A label of the subject that combines it with other ingredients.
     pub combination: bool,
@@ -111,13 +114,13 @@ impl Weights {
 
 impl CopyFeatures {
     /// The features of the copy `info` of a text scored `scores`, given the question's
-    /// (section similarity, margin) of the copy's section as defined on the fields, the
-    /// texts of the subject's labels naming its partners and the sections each label has.
+    /// (section similarity, margin) of a section key (relative to the best section of all),
+    /// the texts of the subject's labels naming its partners and the sections each label has.
     pub fn of(
         scores: TextScores,
         info: &SegmentInfo,
         (understanding, partners, sections): (&Understanding, &PartnerTexts, &LabelSections),
-        (section_similarity, section_margin): (f32, f32),
+        similarity: &dyn Fn(&str) -> (f32, f32),
     ) -> Self {
         let section = info.section_key.as_ref();
         let asked = understanding.sections.iter().position(|s| *s == section);
@@ -132,6 +135,12 @@ impl CopyFeatures {
         let own = matches!(drug, DrugRelation::Subject | DrugRelation::Combination);
         let names = |texts: &HashSet<TextHash>| texts.contains(&info.text_hash);
         let off_section = asked.is_none() && !understanding.sections.is_empty();
+        let (mut section_similarity, mut section_margin) = similarity(section);
+        if own && has_subject(understanding) {
+            let (best, second) = two_best_of_label(sections, info.label, similarity);
+            section_similarity -= best;
+            section_margin = section_margin.min(best - second);
+        }
         Self {
             lexical: scores.lexical,
             semantic: scores.semantic,
@@ -149,6 +158,30 @@ impl CopyFeatures {
     }
 }
 
+/// The two highest relative similarities among the sections `label` has (0 for a missing
+/// one).
+fn two_best_of_label(
+    sections: &LabelSections,
+    label: u32,
+    similarity: &dyn Fn(&str) -> (f32, f32),
+) -> (f32, f32) {
+    let mut two = (f32::MIN, f32::MIN);
+    for value in sections.of(label).map(|s| similarity(s).0) {
+        if value > two.0 {
+            two = (value, two.0);
+        } else if value > two.1 {
+            two.1 = value;
+        }
+    }
+    let known = |v: f32| if v == f32::MIN { 0.0 } else { v };
+    (known(two.0), known(two.1))
+}
+
+/// Whether the question has a subject its answers are about.
+fn has_subject(understanding: &Understanding) -> bool {
+    !understanding.drugs.is_empty() && !understanding.subject_open
+}
+
 #[derive(PartialEq)]
 enum DrugRelation {
     Subject,
@@ -158,7 +191,7 @@ enum DrugRelation {
 }
 
 fn drug_relation(info: &SegmentInfo, understanding: &Understanding) -> DrugRelation {
-    if understanding.drugs.is_empty() || understanding.subject_open {
+    if !has_subject(understanding) {
         return DrugRelation::Subject;
     }
     match understanding
@@ -209,7 +242,7 @@ mod tests {
                 lexical: 1.0,
                 semantic: 1.0,
             };
-            CopyFeatures::of(scores, info, question, (0.0, 0.0))
+            CopyFeatures::of(scores, info, question, &|_| (0.0, 0.0))
         };
         let subject = features(&info(0, "drug_interactions", naming));
         assert!(subject.names_partner);
@@ -274,7 +307,7 @@ mod tests {
         let partners = PartnerTexts::default();
         let rank = |info: &SegmentInfo| {
             let question = (&understanding, &partners, &sections);
-            CopyFeatures::of(TextScores::default(), info, question, (0.0, 0.0)).section_rank
+            CopyFeatures::of(TextScores::default(), info, question, &|_| (0.0, 0.0)).section_rank
         };
         assert_eq!(
             rank(&info(0, "boxed_warning", "0")),
@@ -285,6 +318,64 @@ mod tests {
             rank(&info(1, "boxed_warning", "2")),
             1.0,
             "its label answers in Pregnancy first"
+        );
+    }
+
+    #[test]
+    fn the_subjects_label_is_near_the_asked_meaning_in_its_nearest_own_section() {
+        let catalog = crate::store::SegmentCatalog::build([
+            (fp(0), info(0, "boxed_warning", "0")),
+            (fp(1), info(0, "adverse_reactions", "1")),
+            (fp(2), info(1, "pregnancy", "2")),
+            (fp(3), info(1, "boxed_warning", "3")),
+            (fp(4), info(2, "boxed_warning", "4")),
+            (fp(5), info(2, "warnings_and_cautions", "5")),
+        ]);
+        let sections = catalog.label_sections();
+        let relative = |key: &str| match key {
+            "pregnancy" => (0.0, 0.1),
+            "boxed_warning" => (-0.1, 0.1),
+            "warnings_and_cautions" => (-0.15, 0.1),
+            _ => (-0.3, 0.1),
+        };
+        let partners = PartnerTexts::default();
+        let about = |label: u32| Understanding {
+            drugs: vec![mention(&[label])],
+            ..Understanding::default()
+        };
+        let features = |understanding: &Understanding, info: &SegmentInfo| {
+            let question = (understanding, &partners, &sections);
+            let f = CopyFeatures::of(TextScores::default(), info, question, &relative);
+            (
+                (f.section_similarity * 100.0).round(),
+                (f.section_margin * 100.0).round(),
+            )
+        };
+        let boxed = info(0, "boxed_warning", "0");
+        assert_eq!(
+            features(&about(0), &boxed),
+            (0.0, 10.0),
+            "the nearest section label 0 has"
+        );
+        assert_eq!(
+            features(&about(0), &info(1, "boxed_warning", "3")),
+            (-10.0, 10.0),
+            "another label's copy keeps its place among all sections"
+        );
+        assert_eq!(
+            features(&about(1), &info(1, "boxed_warning", "3")),
+            (-10.0, 10.0),
+            "its label has the nearest section"
+        );
+        assert_eq!(
+            features(&about(2), &info(2, "boxed_warning", "4")),
+            (0.0, 5.0),
+            "the margin over the label's next section"
+        );
+        assert_eq!(
+            features(&Understanding::default(), &boxed),
+            (-10.0, 10.0),
+            "without a subject every label is compared with all sections"
         );
     }
 }

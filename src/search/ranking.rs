@@ -93,13 +93,13 @@ pub fn rank(
         .filter_map(|text| {
             let scored = copies.of(text.text, catalog).filter_map(|(fp, info)| {
                 keep(&info).then_some(())?;
-                let similarity = (candidates.section_similarity)(&info.section_key);
                 let question = (
                     understanding,
                     candidates.partners,
                     candidates.label_sections,
                 );
-                let features = CopyFeatures::of(text.scores, &info, question, similarity);
+                let features =
+                    CopyFeatures::of(text.scores, &info, question, candidates.section_similarity);
                 Some((fp, weights.score(&features, &info.section_key)))
             });
             collapse(scored, text.best)

@@ -75,13 +75,13 @@ fn training_text(
             section: &section_name(&info.section_key),
             text: &body,
         });
-        let similarity = (candidates.section_similarity)(&info.section_key);
         let question = (
             &found.understanding,
             candidates.partners,
             candidates.label_sections,
         );
-        let features = CopyFeatures::of(text.scores, &info, question, similarity);
+        let features =
+            CopyFeatures::of(text.scores, &info, question, candidates.section_similarity);
         let key = (
             relevant,
             format!("{features:?}"),

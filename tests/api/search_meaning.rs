@@ -3,6 +3,7 @@
 //! for Indications texts, beside the labels BM25 finds; a medicine named by what it is for
 //! ("drug for …", "what treats …") is answered from the Indications of the labels for it; a
 //! condition no Indications text words as the question does is found by the labels' wording.
+//! The section a question means is looked for among the sections the subject's label has.
 
 use std::sync::Arc;
 
@@ -62,6 +63,27 @@ async fn a_medicine_named_by_what_it_is_for_answers_from_the_indications_for_it(
             "{question}: {first}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_label_without_the_asked_section_answers_in_its_nearest_own_section() {
+    let dir = index_of(&[
+        "benazepril hydrochloride",
+        "chlorambucil",
+        "ioflupane i-123",
+        "tiagabine hydrochloride",
+    ]);
+    let app = spawn_app_with(&dir.path().join("data"), GENEROUS).await;
+    let reply = app
+        .search("just found out I am pregnant and I take benazepril", 3)
+        .await;
+    let first = &results(&reply)[0];
+    assert_eq!(
+        first["drug"]["name"].as_str(),
+        Some("benazepril hydrochloride"),
+        "benazepril has no Pregnancy section of its own, the others' Pregnancy texts are no \
+         answer: {first}"
+    );
 }
 
 #[test]

@@ -124,6 +124,7 @@ pub struct LabelSections {
     /// Per label ordinal, the catalog places of its sections, sorted.
     by_label: Vec<Vec<u32>>,
     places: HashMap<Arc<str>, u32>,
+    keys: Vec<Arc<str>>,
 }
 
 impl LabelSections {
@@ -136,6 +137,12 @@ impl LabelSections {
                 .is_some_and(|place| sections.binary_search(place).is_ok()),
             _ => true,
         }
+    }
+
+    /// The sections `label` has a segment in (none for a label it knows nothing of).
+    pub fn of(&self, label: u32) -> impl Iterator<Item = &str> {
+        let places = self.by_label.get(label as usize).into_iter().flatten();
+        places.map(|&place| self.keys[place as usize].as_ref())
     }
 }
 
@@ -156,7 +163,12 @@ impl SegmentCatalog {
             sections.dedup();
         }
         let places = self.sections.iter().cloned().zip(0..).collect();
-        LabelSections { by_label, places }
+        let keys = self.sections.clone();
+        LabelSections {
+            by_label,
+            places,
+            keys,
+        }
     }
 }
 
