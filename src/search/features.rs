@@ -137,9 +137,9 @@ impl CopyFeatures {
         let off_section = asked.is_none() && !understanding.sections.is_empty();
         let (mut section_similarity, mut section_margin) = similarity(section);
         if own && has_subject(understanding) {
-            let (best, second) = two_best_of_label(sections, info.label, similarity);
+            let (best, lead) = best_of_label(sections, info.label, similarity);
             section_similarity -= best;
-            section_margin = section_margin.min(best - second);
+            section_margin = section_margin.min(lead);
         }
         Self {
             lexical: scores.lexical,
@@ -158,23 +158,29 @@ impl CopyFeatures {
     }
 }
 
-/// The two highest relative similarities among the sections `label` has (0 for a missing
-/// one).
-fn two_best_of_label(
+/// The highest relative similarity among the sections `label` has and its lead over the
+/// next: 0 for a label with one section (no section of it is meant over another) and (0, 0) for
+/// a label the catalog knows nothing of.
+fn best_of_label(
     sections: &LabelSections,
     label: u32,
     similarity: &dyn Fn(&str) -> (f32, f32),
 ) -> (f32, f32) {
-    let mut two = (f32::MIN, f32::MIN);
+    let mut best: Option<f32> = None;
+    let mut next: Option<f32> = None;
     for value in sections.of(label).map(|s| similarity(s).0) {
-        if value > two.0 {
-            two = (value, two.0);
-        } else if value > two.1 {
-            two.1 = value;
+        if best.is_none_or(|b| value > b) {
+            next = best;
+            best = Some(value);
+        } else if next.is_none_or(|n| value > n) {
+            next = Some(value);
         }
     }
-    let known = |v: f32| if v == f32::MIN { 0.0 } else { v };
-    (known(two.0), known(two.1))
+    match (best, next) {
+        (Some(best), Some(next)) => (best, best - next),
+        (Some(best), None) => (best, 0.0),
+        _ => (0.0, 0.0),
+    }
 }
 
 /// Whether the question has a subject its answers are about.
@@ -330,6 +336,7 @@ mod tests {
             (fp(3), info(1, "boxed_warning", "3")),
             (fp(4), info(2, "boxed_warning", "4")),
             (fp(5), info(2, "warnings_and_cautions", "5")),
+            (fp(6), info(3, "boxed_warning", "6")),
         ]);
         let sections = catalog.label_sections();
         let relative = |key: &str| match key {
@@ -371,6 +378,11 @@ mod tests {
             features(&about(2), &info(2, "boxed_warning", "4")),
             (0.0, 5.0),
             "the margin over the label's next section"
+        );
+        assert_eq!(
+            features(&about(3), &info(3, "boxed_warning", "6")),
+            (0.0, 0.0),
+            "a label's only section is meant over no other"
         );
         assert_eq!(
             features(&Understanding::default(), &boxed),
