@@ -35,13 +35,17 @@ impl LayTerms {
                 .any(|(phrase, _)| word.iter().all(|w| phrase.contains(w)))
     }
 
-    /// The label wording of every lay phrase `text` holds, in table order.
-    pub(super) fn wording_in<'a>(&'a self, text: &str) -> impl Iterator<Item = &'a str> {
+    /// The label wording of every lay phrase `text` holds, in table order, each once (phrases
+    /// with the same stems, "kidney" and "kidneys", share theirs: twice would weigh it double).
+    pub(super) fn wording_in(&self, text: &str) -> Vec<&str> {
         let words = stems(text);
-        self.terms
-            .iter()
-            .filter(move |(phrase, _)| !phrase_positions(&words, phrase).is_empty())
-            .map(|(_, wording)| wording.as_str())
+        let mut wording: Vec<&str> = Vec::new();
+        for (phrase, said) in &self.terms {
+            if !phrase_positions(&words, phrase).is_empty() && !wording.contains(&said.as_str()) {
+                wording.push(said);
+            }
+        }
+        wording
     }
 }
 
@@ -49,7 +53,7 @@ impl super::DrugVocabulary {
     /// The label wording of the everyday phrases `text` holds ("erectile" of "erection"): what
     /// a label says for the words a question uses.
     pub fn label_wording_of(&self, text: &str) -> Vec<&str> {
-        self.lay_terms.wording_in(text).collect()
+        self.lay_terms.wording_in(text)
     }
 }
 
@@ -82,9 +86,14 @@ mod tests {
         );
         assert_eq!(stems("in the").len(), 0, "stop words go");
         let lay = LayTerms::curated();
-        let wording = |q: &str| lay.wording_in(q).collect::<Vec<_>>().join(" ");
+        let wording = |q: &str| lay.wording_in(q).join(" ");
         assert!(wording("can it make my ankles swell").contains("edema"));
         assert!(wording("breast enlargement in men").contains("gynecomastia"));
         assert!(!wording("dose for older adults").contains("edema"));
+        assert_eq!(
+            lay.wording_in("my kidneys"),
+            ["renal"],
+            "'kidney' and 'kidneys' have the same stems: their wording once"
+        );
     }
 }

@@ -305,8 +305,7 @@ impl DrugVocabulary {
             .chain(naming)
             .collect();
         let mut subject_keywords = join_outside(&tokens, &left_out);
-        let wordings: Vec<&str> = self.lay_terms.wording_in(&keywords).collect();
-        for wording in wordings {
+        for wording in self.lay_terms.wording_in(&keywords) {
             for query in [&mut keywords, &mut subject_keywords] {
                 query.push(' ');
                 query.push_str(wording);
