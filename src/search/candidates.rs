@@ -35,11 +35,7 @@ pub(super) fn lexical_pool(
     pool: usize,
     understanding: &Understanding,
 ) -> Result<Vec<LexicalHit>, StoreError> {
-    let subject = understanding
-        .drugs
-        .first()
-        .filter(|_| !understanding.subject_open);
-    let Some(subject) = subject else {
+    let Some(subject) = understanding.subject() else {
         return lexical_candidates(live, text, pool, None);
     };
     let labels = &subject.labels;
@@ -80,11 +76,7 @@ pub(super) fn subject_nearest(
     dense: &DenseIndex<TextHash>,
     vector: &[f32],
 ) -> Result<Vec<(TextHash, f32)>, StoreError> {
-    let subject = understanding
-        .drugs
-        .first()
-        .filter(|_| !understanding.subject_open);
-    let Some(subject) = subject else {
+    let Some(subject) = understanding.subject() else {
         return Ok(Vec::new());
     };
     let nearest = |section: Option<&str>, keep: usize| -> Result<_, StoreError> {

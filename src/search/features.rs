@@ -136,7 +136,7 @@ impl CopyFeatures {
         let names = |texts: &HashSet<TextHash>| texts.contains(&info.text_hash);
         let off_section = asked.is_none() && !understanding.sections.is_empty();
         let (mut section_similarity, mut section_margin) = similarity(section);
-        if own && has_subject(understanding) {
+        if own && understanding.subject().is_some() {
             let (best, lead) = best_of_label(sections, info.label, similarity);
             section_similarity -= best;
             section_margin = section_margin.min(lead);
@@ -183,11 +183,6 @@ fn best_of_label(
     }
 }
 
-/// Whether the question has a subject its answers are about.
-fn has_subject(understanding: &Understanding) -> bool {
-    !understanding.drugs.is_empty() && !understanding.subject_open
-}
-
 #[derive(PartialEq)]
 enum DrugRelation {
     Subject,
@@ -197,7 +192,7 @@ enum DrugRelation {
 }
 
 fn drug_relation(info: &SegmentInfo, understanding: &Understanding) -> DrugRelation {
-    if !has_subject(understanding) {
+    if understanding.subject().is_none() {
         return DrugRelation::Subject;
     }
     match understanding

@@ -7,8 +7,9 @@
 
 use std::sync::Arc;
 
-use drugcite::live::{LiveIndex, OpenOptions};
+use drugcite::live::{Live, LiveIndex, OpenOptions};
 use drugcite::search::indicated::{with_indicated_subject, EmbedPhrase};
+use drugcite::search::understanding::Understanding;
 use drugcite::store::DataDir;
 use serde_json::Value;
 
@@ -23,6 +24,14 @@ fn generic_name(line: &str) -> String {
         .as_str()
         .unwrap_or_default()
         .to_lowercase()
+}
+
+/// The lowercase names of the labels of every drug mention `understood` holds, in order.
+fn drug_names(live: &Live, understood: &Understanding) -> Vec<String> {
+    let labels = understood.drugs.iter().flat_map(|d| d.labels.iter());
+    labels
+        .map(|&l| live.snapshot.labels()[l as usize].drug.name.to_lowercase())
+        .collect()
 }
 
 /// A scratch data dir with the embedded index of the corpus's labels of `wanted` (one each).
@@ -97,12 +106,7 @@ fn a_condition_the_labels_word_otherwise_is_found_by_their_wording() {
     let live = index.current();
     let understanding = live.vocabulary.understand("erection pill and headache");
     let understood = with_indicated_subject(&live, understanding, None).unwrap();
-    let subject: Vec<String> = understood
-        .drugs
-        .iter()
-        .flat_map(|d| d.labels.iter())
-        .map(|&l| live.snapshot.labels()[l as usize].drug.name.to_lowercase())
-        .collect();
+    let subject = drug_names(&live, &understood);
     assert_eq!(
         subject,
         ["tadalafil"],
@@ -132,12 +136,7 @@ fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
         let embed = |phrase: &str| Ok(Arc::new(embedder.embed(&[phrase])?.remove(0)));
         let meaning: Option<&EmbedPhrase<'_>> = with_meaning.then_some(&embed);
         let understood = with_indicated_subject(&live, understanding, meaning).unwrap();
-        understood
-            .drugs
-            .iter()
-            .flat_map(|d| d.labels.iter())
-            .map(|&l| live.snapshot.labels()[l as usize].drug.name.to_lowercase())
-            .collect::<Vec<String>>()
+        drug_names(&live, &understood)
     };
     let by_words = subject(false);
     assert!(

@@ -107,6 +107,14 @@ pub struct Understanding {
     pub read_as: Vec<ReadAs>,
 }
 
+impl Understanding {
+    /// The drug (or class, or condition's labels) the question is about: its first mention,
+    /// unless it asks for drugs in general.
+    pub fn subject(&self) -> Option<&DrugMention> {
+        self.drugs.first().filter(|_| !self.subject_open)
+    }
+}
+
 /// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
 /// (generic, brands, substances) and FDA established classes.
 pub struct LabelNames<'a> {

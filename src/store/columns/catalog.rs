@@ -123,20 +123,15 @@ impl SegmentCatalog {
 pub struct LabelSections {
     /// Per label ordinal, the catalog places of its sections, sorted.
     by_label: Vec<Vec<u32>>,
-    places: HashMap<Arc<str>, u32>,
+    /// The section key of each catalog place.
     keys: Vec<Arc<str>>,
 }
 
 impl LabelSections {
     /// Whether `label` has a segment in `section`; true for a label it knows nothing of.
     pub fn has(&self, label: u32, section: &str) -> bool {
-        match self.by_label.get(label as usize) {
-            Some(sections) if !sections.is_empty() => self
-                .places
-                .get(section)
-                .is_some_and(|place| sections.binary_search(place).is_ok()),
-            _ => true,
-        }
+        let mut sections = self.of(label).peekable();
+        sections.peek().is_none() || sections.any(|s| s == section)
     }
 
     /// The sections `label` has a segment in (none for a label it knows nothing of).
@@ -162,13 +157,8 @@ impl SegmentCatalog {
             sections.sort_unstable();
             sections.dedup();
         }
-        let places = self.sections.iter().cloned().zip(0..).collect();
         let keys = self.sections.clone();
-        LabelSections {
-            by_label,
-            places,
-            keys,
-        }
+        LabelSections { by_label, keys }
     }
 }
 
