@@ -423,6 +423,17 @@ mod tests {
     }
 
     #[test]
+    fn a_cue_is_read_past_the_subject_s_name() {
+        let v = vocabulary();
+        let sections = |q: &str| v.understand(q).sections;
+        assert_eq!(
+            sections("When should pimozide not be used?"),
+            ["contraindications"],
+            "\"should … not be used\" around the name"
+        );
+    }
+
+    #[test]
     fn section_intents_follow_the_wording() {
         let v = vocabulary();
         assert_eq!(

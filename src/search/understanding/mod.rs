@@ -330,6 +330,11 @@ impl DrugVocabulary {
         let partners = self.partners(&drugs);
         let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
         let mut sections = section_intents(&lower);
+        for read_past_subject in section_intents(&topic) {
+            if !sections.contains(&read_past_subject) {
+                sections.push(read_past_subject);
+            }
+        }
         if subject.is_some() && (!partners.is_empty() || joined) {
             sections = paired_sections(sections);
         }
