@@ -267,6 +267,19 @@ pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     sections
 }
 
+/// The sections a question asks for: those its own wording asks for, then those its topic (the
+/// question without the words naming its subject) adds, a cue read past the subject's name
+/// ("when should esmolol not be used" says "should not be used" around it).
+pub(super) fn asked_sections(lower: &str, topic: &str) -> Vec<&'static str> {
+    let mut sections = section_intents(lower);
+    for read_past_subject in section_intents(topic) {
+        if !sections.contains(&read_past_subject) {
+            sections.push(read_past_subject);
+        }
+    }
+    sections
+}
+
 /// The words of `lower` a section cue claims that leave the subject's text query: those of a
 /// purpose cue (`PURPOSE_CUES`), and those heading other sections than the cue asks for ("use"
 /// of "used for" heads "Pediatric Use", not "Indications and Usage": every passage repeats its

@@ -31,8 +31,7 @@ use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 pub(crate) use drug_words::name_parts;
 use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
 use intent::{
-    add_population_sections, cue_words_left_out, joined_to_subject, paired_sections,
-    section_intents,
+    add_population_sections, asked_sections, cue_words_left_out, joined_to_subject, paired_sections,
 };
 use label_brands::SaltWords;
 use lay::LayTerms;
@@ -329,12 +328,7 @@ impl DrugVocabulary {
         let subject = drugs.first().filter(|_| !subject_open);
         let partners = self.partners(&drugs);
         let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
-        let mut sections = section_intents(&lower);
-        for read_past_subject in section_intents(&topic) {
-            if !sections.contains(&read_past_subject) {
-                sections.push(read_past_subject);
-            }
-        }
+        let mut sections = asked_sections(&lower, &topic);
         if subject.is_some() && (!partners.is_empty() || joined) {
             sections = paired_sections(sections);
         }
