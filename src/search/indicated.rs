@@ -3,7 +3,7 @@
 //! (`understanding::medicine_condition`) selects the labels indicated for it — by BM25 over
 //! Indications and Usage sections, and by meaning: the nearest opening vectors of those sections
 //! (`openings.rs`) — given by the routes the noun implies (a shot is injected, a pill
-//! swallowed); they then stand as the question's subject, and a question asking nothing else
+//! swallowed); BM25's labels count only when one of them is also near in meaning. They then stand as the question's subject, and a question asking nothing else
 //! asks for their Indications. Reads the index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -60,10 +60,12 @@ pub fn with_indicated_subject(
         (Some(embed), Some(openings)) => openings.nearest(&embed(&phrase)?, TEXTS),
         _ => Vec::new(),
     };
-    let mut labels = indicated_labels(live, &condition, routes)?;
+    let near = near_in_meaning(live, &by_meaning);
+    let mut labels = corroborated(indicated_labels(live, &condition, routes)?, near.as_ref());
     labels.extend(labels_by_meaning(live, &by_meaning, routes));
     if labels.is_empty() {
-        labels = indicated_by_label_wording(live, &phrase, routes)?;
+        let worded = indicated_by_label_wording(live, &phrase, routes)?;
+        labels = corroborated(worded, near.as_ref());
     }
     if !labels.is_empty() {
         if named.asks_what_treats && understanding.sections.is_empty() {
@@ -79,6 +81,28 @@ pub fn with_indicated_subject(
         });
     }
     Ok(understanding)
+}
+
+/// The labels with an Indications text among `nearest` (the `TEXTS` openings most similar to
+/// the condition); `None` without them (no model or no opening vectors).
+fn near_in_meaning(live: &Live, nearest: &[(TextHash, f32)]) -> Option<BTreeSet<u32>> {
+    let labels = nearest
+        .iter()
+        .flat_map(|(text, _)| live.copies.of(*text, &live.catalog))
+        .map(|(_, info)| info.label);
+    (!nearest.is_empty()).then(|| labels.collect())
+}
+
+/// The labels BM25 found, unless the meaning contradicts them all: when a condition's word is
+/// only mentioned in passing ("refined sugars" for "sugar"), none of the labels BM25 finds is
+/// near it in meaning, and they would stand as the subject of a question about other drugs.
+/// One near label confirms BM25 read the condition (an abbreviation, "PBC", is far in meaning
+/// from most of the labels it names).
+fn corroborated(found: BTreeSet<u32>, near: Option<&BTreeSet<u32>>) -> BTreeSet<u32> {
+    match near {
+        Some(near) if found.is_disjoint(near) => BTreeSet::new(),
+        _ => found,
+    }
 }
 
 /// `keywords` (words joined by single spaces) without the first run of words equal to `phrase`:
@@ -187,5 +211,23 @@ mod tests {
             "shot that can cause bad constipation"
         );
         assert_eq!(without_phrase(keywords, "gout"), keywords);
+    }
+
+    #[test]
+    fn labels_found_only_in_passing_are_dropped_when_none_is_near_in_meaning() {
+        let found = BTreeSet::from([1, 2, 3]);
+        let far = BTreeSet::from([7, 8]);
+        assert!(corroborated(found.clone(), Some(&far)).is_empty());
+        let one_near = BTreeSet::from([3, 9]);
+        assert_eq!(
+            corroborated(found.clone(), Some(&one_near)),
+            found,
+            "one near label confirms them all"
+        );
+        assert_eq!(
+            corroborated(found.clone(), None),
+            found,
+            "without vectors BM25 decides"
+        );
     }
 }
