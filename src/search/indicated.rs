@@ -3,8 +3,9 @@
 //! (`understanding::medicine_condition`) selects the labels indicated for it — by BM25 over
 //! Indications and Usage sections, and by meaning: the nearest opening vectors of those sections
 //! (`openings.rs`) — given by the routes the noun implies (a shot is injected, a pill
-//! swallowed); BM25's labels count only when one of them is also near in meaning. They then stand as the question's subject, and a question asking nothing else
-//! asks for their Indications. Reads the index; never ranks.
+//! swallowed); BM25's labels count only when one of them is also near in meaning. They then
+//! stand as the question's subject, and a question asking nothing else asks for their
+//! Indications. Reads the index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
