@@ -15,6 +15,24 @@ pub(super) struct ClassPhrase {
     pub(super) labels: BTreeSet<u32>,
 }
 
+/// The labels of a class, and for a class phrase that is one word names begin with
+/// ("insulin", an FDA class carried by one label) the labels of those names too: the word names
+/// every drug whose name it begins.
+fn with_named(
+    labels: &BTreeSet<u32>,
+    words: &[String],
+    labels_by_word: &HashMap<String, BTreeSet<u32>>,
+) -> BTreeSet<u32> {
+    let named = match words {
+        [word] => labels_by_word.get(word),
+        _ => None,
+    };
+    labels
+        .union(named.unwrap_or(&BTreeSet::new()))
+        .copied()
+        .collect()
+}
+
 /// Phrases of the curated classes and of every FDA established class a label carries, each
 /// with the labels of the class; phrases whose class covers no indexed label are left out.
 pub(super) fn class_phrases(
@@ -42,10 +60,13 @@ pub(super) fn class_phrases(
         .into_iter()
         .filter(|(_, (_, labels))| !labels.is_empty())
         .flat_map(|(name, (terms, labels))| {
-            terms.into_iter().map(move |term| ClassPhrase {
-                name: name.clone(),
-                words: name_words(&term).map(str::to_owned).collect(),
-                labels: labels.clone(),
+            terms.into_iter().map(move |term| {
+                let words: Vec<String> = name_words(&term).map(str::to_owned).collect();
+                ClassPhrase {
+                    name: name.clone(),
+                    labels: with_named(&labels, &words, labels_by_word),
+                    words,
+                }
             })
         })
         .filter(|phrase| !phrase.words.is_empty())

@@ -16,6 +16,8 @@ mod drug_words;
 pub mod form;
 mod intent;
 mod label_brands;
+mod later_words;
+use later_words::with_unsuffixed;
 mod lay;
 pub mod medicine;
 pub mod medicine_condition;
@@ -142,6 +144,9 @@ pub struct DrugVocabulary {
     /// Name words that appear only before a head noun ("lactic" of "lactic acid"): a question
     /// mentions them only when it continues with one of these words.
     continuations: HashMap<String, BTreeSet<String>>,
+    /// Name words no name begins with ("glargine" of "insulin glargine-yfgn") → the labels
+    /// whose names hold them: they narrow the word before them (`later_words.rs`).
+    later_words: HashMap<String, BTreeSet<u32>>,
     /// Longest phrase first, so "beta blocker" wins over a shorter phrase inside it.
     classes: Vec<ClassPhrase>,
     /// Labels whose generic name lists several ingredients.
@@ -220,7 +225,11 @@ impl DrugVocabulary {
         // A word no name begins with ("test" of "Aridol Bronchial Challenge Test Kit",
         // "alcohol" of "dehydrated alcohol") describes a product; alone it names none. A salt
         // or form word before the name does not begin it ("sodium zirconium cyclosilicate").
-        labels_by_word.retain(|word, _| leading.contains(word));
+        let (labels_by_word, later_words): (HashMap<_, _>, HashMap<_, _>) = labels_by_word
+            .into_iter()
+            .partition(|(word, _)| leading.contains(word));
+        let mut labels_by_word = labels_by_word;
+        let later_words = with_unsuffixed(later_words);
         let spelling = SpellingIndex::new(labels_by_word.keys());
         let mut unlabelled = BTreeSet::new();
         let mut brand_generics = HashMap::new();
@@ -260,6 +269,7 @@ impl DrugVocabulary {
         Self {
             labels_by_word,
             continuations,
+            later_words,
             classes,
             combinations,
             lay_terms,
@@ -356,29 +366,43 @@ impl DrugVocabulary {
                 if claimed[span.clone()].iter().any(|c| *c) {
                     continue;
                 }
-                claimed[span.clone()].iter_mut().for_each(|c| *c = true);
                 let mut mention = self.mention(tokens[span.clone()].join(" "), &class.labels);
                 mention.class = Some(class.name.clone());
-                found.push(Found {
+                let phrase = Found {
                     span,
                     class: true,
                     mention,
-                });
+                };
+                let phrase = self.narrowed(phrase, tokens, &|i| !claimed[i]);
+                claimed[phrase.span.clone()]
+                    .iter_mut()
+                    .for_each(|c| *c = true);
+                found.push(phrase);
             }
         }
-        for (at, word) in tokens.iter().enumerate().filter(|(at, _)| !claimed[*at]) {
+        let mut at = 0;
+        while at < tokens.len() {
+            let word = tokens[at];
+            if claimed[at] {
+                at += 1;
+                continue;
+            }
             let exact = self.drug_labels(word, tokens.get(at + 1).copied());
             let named = exact
-                .map(|labels| (*word, labels))
+                .map(|labels| (word, labels))
                 .or_else(|| self.misspelled(word))
                 .filter(|(_, labels)| self.given_as_named(labels, tokens, at));
             if let Some((name, labels)) = named {
-                found.push(Found {
+                let mention = Found {
                     span: at..at + 1,
                     class: false,
                     mention: self.mention(name.to_owned(), labels),
-                });
+                };
+                let mention = self.narrowed(mention, tokens, &|i| !claimed[i]);
+                at = mention.span.end - 1;
+                found.push(mention);
             }
+            at += 1;
         }
         found.sort_by_key(|f| f.span.start);
         found
