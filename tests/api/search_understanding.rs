@@ -4,7 +4,8 @@
 //! read as the label word it stands for (`metadata.read_as`), and a question worded
 //! with "avoid" or "not be used" reaches Contraindications without a cue word for it, a
 //! medicine named only by the condition it treats finds the labels indicated for that condition
-//! (given the way its noun says: a shot, a pill), a lay phrase the labels gloss reaches the
+//! (given the way its noun says: a shot, a pill), a name read past its first word ("insulin
+//! degludec") names only its own labels, a lay phrase the labels gloss reaches the
 //! clinical word, and the subject's text in the asked section answers though its words differ.
 
 use drugcite::ingest::IngestMode;
@@ -209,5 +210,22 @@ async fn a_shot_is_injected_and_a_gloss_reaches_the_clinical_word() {
             .is_some_and(|t| t.to_lowercase().contains("gynecomastia"))),
         "the labels' own gloss 'breast enlargement (gynecomastia)': {:?}",
         top(&gloss, 3)
+    );
+}
+
+#[tokio::test]
+async fn a_name_s_later_word_narrows_its_first_word() {
+    let dir = scratch_dir();
+    let app = app_over_corpus_start(&dir).await;
+    let reply = app.search("insulin degludec hypoglycemia", 5).await;
+    assert_eq!(
+        reply.body["data"]["metadata"]["unmatched_drugs"],
+        serde_json::json!([]),
+        "degludec is the later word of an indexed name"
+    );
+    let found = top(&reply, 5);
+    assert!(
+        !found.is_empty() && found.iter().all(|(drug, _)| drug.contains("degludec")),
+        "insulin degludec's label, not insulin human's (the label carrying the Insulin class): {found:?}"
     );
 }
