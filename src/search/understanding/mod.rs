@@ -429,9 +429,11 @@ impl DrugVocabulary {
     }
 
     /// The name a misspelled `word` stands for and its labels; never for a name word itself
-    /// (one that needs its head noun stays unmatched without it) or a drug without a label.
+    /// (one that needs its head noun stays unmatched without it), a drug without a label, or a
+    /// salt or form word ("phosphate" is not a misspelled "phosphates").
     fn misspelled(&self, word: &str) -> Option<(&str, &BTreeSet<u32>)> {
-        if self.unlabelled.contains(word) || self.labels_by_word.contains_key(word) {
+        let known = self.unlabelled.contains(word) || self.labels_by_word.contains_key(word);
+        if known || !is_name_word(word) {
             return None;
         }
         let name = self.spelling.correct(word)?;
