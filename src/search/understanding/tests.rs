@@ -211,15 +211,7 @@ fn only_words_a_name_begins_with_are_read_through_misspellings() {
 
 #[test]
 fn a_salt_word_is_never_read_as_a_misspelled_name() {
-    let names = vec!["sodium phosphates".to_owned()];
-    let v = DrugVocabulary::build([LabelNames {
-        label: 0,
-        generic: "sodium phosphates",
-        names: &names,
-        brands: &[],
-        classes: &[],
-        routes: &[],
-    }]);
+    let v = vocabulary_of(&[vec!["sodium phosphates".to_owned()]]);
     assert_eq!(v.understand("phosphates enema").drugs.len(), 1);
     let low = v.understand("low phosphate after iron infusion");
     assert!(low.drugs.is_empty(), "{:?}", low.drugs);
