@@ -23,14 +23,11 @@ fn with_named(
     words: &[String],
     labels_by_word: &HashMap<String, BTreeSet<u32>>,
 ) -> BTreeSet<u32> {
-    let named = match words {
-        [word] => labels_by_word.get(word),
-        _ => None,
-    };
-    labels
-        .union(named.unwrap_or(&BTreeSet::new()))
-        .copied()
-        .collect()
+    let mut all = labels.clone();
+    if let [word] = words {
+        all.extend(labels_by_word.get(word).into_iter().flatten());
+    }
+    all
 }
 
 /// Phrases of the curated classes and of every FDA established class a label carries, each

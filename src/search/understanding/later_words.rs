@@ -60,28 +60,19 @@ pub(super) fn with_unsuffixed(
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::super::{DrugVocabulary, LabelNames};
+    use super::super::tests::vocabulary_with_classes;
+    use super::super::DrugVocabulary;
 
-    /// Labels named (generic first) and carrying FDA classes, in order.
-    fn vocabulary_of(labels: &[(&[&str], &[&str])]) -> DrugVocabulary {
-        let names: Vec<Vec<String>> = labels
+    /// Labels named by their generic and carrying these FDA classes, in order.
+    fn vocabulary_of(labels: &[(&str, &[&str])]) -> DrugVocabulary {
+        let owned: Vec<(Vec<String>, Vec<String>)> = labels
             .iter()
-            .map(|(n, _)| n.iter().map(|s| s.to_string()).collect())
+            .map(|(generic, classes)| {
+                let classes = classes.iter().map(|c| c.to_string()).collect();
+                (vec![generic.to_string()], classes)
+            })
             .collect();
-        let classes: Vec<Vec<String>> = labels
-            .iter()
-            .map(|(_, c)| c.iter().map(|s| s.to_string()).collect())
-            .collect();
-        DrugVocabulary::build(names.iter().zip(&classes).enumerate().map(|(i, (n, c))| {
-            LabelNames {
-                label: i as u32,
-                generic: &n[0],
-                names: n.as_slice(),
-                brands: &[],
-                classes: c.as_slice(),
-                routes: &[],
-            }
-        }))
+        vocabulary_with_classes(&owned)
     }
 
     fn subject(v: &DrugVocabulary, question: &str) -> (String, BTreeSet<u32>) {
@@ -93,14 +84,14 @@ mod tests {
     #[test]
     fn a_later_name_word_narrows_the_first_and_a_class_word_names_every_drug_it_begins() {
         let v = vocabulary_of(&[
-            (&["insulin human"], &["Insulin"]),
-            (&["insulin glargine-yfgn"], &[]),
-            (&["insulin glargine-aglr"], &[]),
-            (&["insulin aspart"], &[]),
-            (&["ferric carboxymaltose"], &[]),
-            (&["ferric citrate"], &[]),
-            (&["metoprolol succinate"], &[]),
-            (&["metoprolol tartrate"], &[]),
+            ("insulin human", &["Insulin"]),
+            ("insulin glargine-yfgn", &[]),
+            ("insulin glargine-aglr", &[]),
+            ("insulin aspart", &[]),
+            ("ferric carboxymaltose", &[]),
+            ("ferric citrate", &[]),
+            ("metoprolol succinate", &[]),
+            ("metoprolol tartrate", &[]),
         ]);
         let glargine = subject(&v, "insulin glargine overdose");
         assert_eq!(

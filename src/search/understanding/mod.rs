@@ -17,7 +17,6 @@ pub mod form;
 mod intent;
 mod label_brands;
 mod later_words;
-use later_words::with_unsuffixed;
 mod lay;
 pub mod medicine;
 pub mod medicine_condition;
@@ -36,6 +35,7 @@ use intent::{
     add_population_sections, asked_sections, cue_words_left_out, joined_to_subject, paired_sections,
 };
 use label_brands::SaltWords;
+use later_words::with_unsuffixed;
 use lay::LayTerms;
 use medicine::{form_after_material, names_another_medicine, JOINING_WORDS};
 use naming::NameTable;
@@ -225,10 +225,9 @@ impl DrugVocabulary {
         // A word no name begins with ("test" of "Aridol Bronchial Challenge Test Kit",
         // "alcohol" of "dehydrated alcohol") describes a product; alone it names none. A salt
         // or form word before the name does not begin it ("sodium zirconium cyclosilicate").
-        let (labels_by_word, later_words): (HashMap<_, _>, HashMap<_, _>) = labels_by_word
+        let (mut labels_by_word, later_words): (HashMap<_, _>, HashMap<_, _>) = labels_by_word
             .into_iter()
             .partition(|(word, _)| leading.contains(word));
-        let mut labels_by_word = labels_by_word;
         let later_words = with_unsuffixed(later_words);
         let spelling = SpellingIndex::new(labels_by_word.keys());
         let mut unlabelled = BTreeSet::new();
@@ -392,17 +391,18 @@ impl DrugVocabulary {
                 .map(|labels| (word, labels))
                 .or_else(|| self.misspelled(word))
                 .filter(|(_, labels)| self.given_as_named(labels, tokens, at));
-            if let Some((name, labels)) = named {
-                let mention = Found {
-                    span: at..at + 1,
-                    class: false,
-                    mention: self.mention(name.to_owned(), labels),
-                };
-                let mention = self.narrowed(mention, tokens, &|i| !claimed[i]);
-                at = mention.span.end - 1;
-                found.push(mention);
-            }
-            at += 1;
+            let Some((name, labels)) = named else {
+                at += 1;
+                continue;
+            };
+            let mention = Found {
+                span: at..at + 1,
+                class: false,
+                mention: self.mention(name.to_owned(), labels),
+            };
+            let mention = self.narrowed(mention, tokens, &|i| !claimed[i]);
+            at = mention.span.end;
+            found.push(mention);
         }
         found.sort_by_key(|f| f.span.start);
         found

@@ -18,12 +18,19 @@ pub(super) fn vocabulary() -> DrugVocabulary {
 
 /// A vocabulary of labels with these names (the generic first), in order.
 fn vocabulary_of(names: &[Vec<String>]) -> DrugVocabulary {
-    DrugVocabulary::build(names.iter().enumerate().map(|(i, n)| LabelNames {
+    let unclassed: Vec<(Vec<String>, Vec<String>)> =
+        names.iter().map(|n| (n.clone(), Vec::new())).collect();
+    vocabulary_with_classes(&unclassed)
+}
+
+/// A vocabulary of labels with these names (the generic first) and FDA classes, in order.
+pub(super) fn vocabulary_with_classes(labels: &[(Vec<String>, Vec<String>)]) -> DrugVocabulary {
+    DrugVocabulary::build(labels.iter().enumerate().map(|(i, (n, c))| LabelNames {
         label: i as u32,
         generic: &n[0],
         names: n.as_slice(),
         brands: &[],
-        classes: &[],
+        classes: c.as_slice(),
         routes: &[],
     }))
 }
