@@ -20,6 +20,7 @@ mod later_words;
 mod lay;
 pub mod medicine;
 pub mod medicine_condition;
+mod mentions;
 mod naming;
 pub mod populations;
 mod respelling;
@@ -37,7 +38,8 @@ use intent::{
 use label_brands::SaltWords;
 use later_words::with_unsuffixed;
 use lay::LayTerms;
-use medicine::{form_after_material, names_another_medicine, JOINING_WORDS};
+use medicine::names_another_medicine;
+use mentions::named_drug_first;
 use naming::NameTable;
 pub use respelling::{LabelWords, ReadAs};
 use spelling::SpellingIndex;
@@ -354,125 +356,6 @@ impl DrugVocabulary {
             read_as,
         }
     }
-
-    /// Class phrases (longest first, never overlapping) and drug words, in question order.
-    fn find_mentions(&self, tokens: &[&str]) -> Vec<Found> {
-        let mut claimed = vec![false; tokens.len()];
-        let mut found = Vec::new();
-        for class in &self.classes {
-            for start in phrase_positions(tokens, &class.words) {
-                let span = start..start + class.words.len();
-                if claimed[span.clone()].iter().any(|c| *c) {
-                    continue;
-                }
-                let mut mention = self.mention(tokens[span.clone()].join(" "), &class.labels);
-                mention.class = Some(class.name.clone());
-                let phrase = Found {
-                    span,
-                    class: true,
-                    mention,
-                };
-                let phrase = self.narrowed(phrase, tokens, &|i| !claimed[i]);
-                claimed[phrase.span.clone()]
-                    .iter_mut()
-                    .for_each(|c| *c = true);
-                found.push(phrase);
-            }
-        }
-        let mut at = 0;
-        while at < tokens.len() {
-            let word = tokens[at];
-            if claimed[at] {
-                at += 1;
-                continue;
-            }
-            let exact = self.drug_labels(word, tokens.get(at + 1).copied());
-            let named = exact
-                .map(|labels| (word, labels))
-                .or_else(|| self.misspelled(word))
-                .filter(|(_, labels)| self.given_as_named(labels, tokens, at));
-            let Some((name, labels)) = named else {
-                at += 1;
-                continue;
-            };
-            let mention = Found {
-                span: at..at + 1,
-                class: false,
-                mention: self.mention(name.to_owned(), labels),
-            };
-            let mention = self.narrowed(mention, tokens, &|i| !claimed[i]);
-            at = mention.span.end;
-            found.push(mention);
-        }
-        found.sort_by_key(|f| f.span.start);
-        found
-    }
-
-    fn mention(&self, word: String, labels: &BTreeSet<u32>) -> DrugMention {
-        DrugMention {
-            word,
-            class: None,
-            combinations: labels.intersection(&self.combinations).copied().collect(),
-            labels: labels.clone(),
-        }
-    }
-
-    /// Whether one of `labels` is given by a route of the form named after the material at
-    /// `at` ("fish oil pills" are swallowed: an infusion holding fish oil is not what they
-    /// name), or no such form is named, or no label says its routes.
-    fn given_as_named(&self, labels: &BTreeSet<u32>, tokens: &[&str], at: usize) -> bool {
-        let Some(wanted) = form_after_material(tokens, at) else {
-            return true;
-        };
-        let mut said = labels.iter().filter_map(|l| self.routes.get(l)).peekable();
-        said.peek().is_none() || said.any(|given| wanted.iter().any(|r| given.contains(r)))
-    }
-
-    /// The name a misspelled `word` stands for and its labels; never for a name word itself
-    /// (one that needs its head noun stays unmatched without it), a drug without a label, or a
-    /// salt or form word ("phosphate" is not a misspelled "phosphates").
-    fn misspelled(&self, word: &str) -> Option<(&str, &BTreeSet<u32>)> {
-        let known = self.unlabelled.contains(word) || self.labels_by_word.contains_key(word);
-        if known || !is_name_word(word) {
-            return None;
-        }
-        let name = self.spelling.correct(word)?;
-        self.labels_by_word
-            .get_key_value(name)
-            .map(|(n, l)| (n.as_str(), l))
-    }
-
-    /// The labels `word` names, given the question's next word.
-    fn drug_labels(&self, word: &str, next: Option<&str>) -> Option<&BTreeSet<u32>> {
-        let (name, labels) = self
-            .labels_by_word
-            .get_key_value(word)
-            .or_else(|| self.labels_by_word.get_key_value(singular(word)?))?;
-        match self.continuations.get(name) {
-            Some(expected) if !next.is_some_and(|n| expected.contains(n)) => None,
-            _ => Some(labels),
-        }
-    }
-}
-
-/// `found` (in question order) with its first named drug moved to the front when a joining
-/// word before it pairs it with the class named first: of a pair, the drug named by its name
-/// is what a question asks about ("can I take heartburn medicine with rilpivirine", "after
-/// stopping an maoi can I start tapentadol" ask of the named drug's label). Unchanged
-/// otherwise ("steroid inhaler white patches": "white" begins an ingredient's name, no pair).
-fn named_drug_first(mut found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
-    if !found.first().is_some_and(|f| f.class) {
-        return found;
-    }
-    let paired = |f: &Found| {
-        tokens[..f.span.start]
-            .iter()
-            .any(|w| JOINING_WORDS.contains(w))
-    };
-    if let Some(at) = found.iter().position(|f| !f.class && paired(f)) {
-        found[..=at].rotate_right(1);
-    }
-    found
 }
 
 #[cfg(test)]
