@@ -85,10 +85,13 @@ impl DrugVocabulary {
     }
 
     /// The name a misspelled `word` stands for and its labels; never for a name word itself
-    /// (one that needs its head noun stays unmatched without it), a drug without a label, or a
-    /// salt or form word ("phosphate" is not a misspelled "phosphates").
+    /// (one that needs its head noun stays unmatched without it), a drug without a label, a
+    /// salt or form word ("phosphate" is not a misspelled "phosphates"), or a word the labels
+    /// themselves use often ("chronic" is not a misspelled "chromic").
     fn misspelled(&self, word: &str) -> Option<(&str, &BTreeSet<u32>)> {
-        let known = self.unlabelled.contains(word) || self.labels_by_word.contains_key(word);
+        let known = self.unlabelled.contains(word)
+            || self.labels_by_word.contains_key(word)
+            || self.label_words.uses_often(word);
         if known || !is_name_word(word) {
             return None;
         }

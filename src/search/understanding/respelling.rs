@@ -111,6 +111,17 @@ impl LabelWords {
         }
     }
 
+    /// Whether `word` itself occurs `MIN_OCCURRENCES` times or more in the labels: a real word,
+    /// however near a drug's name ("chronic", one edit from "chromic"). Its own count, not its
+    /// stem's: "zonisamid" stems as "zonisamide" does and is still a misspelling.
+    pub fn uses_often(&self, word: &str) -> bool {
+        self.frequent.get(&word.len()).is_some_and(|words| {
+            words
+                .binary_search_by(|(w, _)| w.as_str().cmp(word))
+                .is_ok_and(|at| words[at].1 >= MIN_OCCURRENCES)
+        })
+    }
+
     /// `lower` (a lowercase question) with each word no label uses read as the label words it
     /// stands for, and those readings in question order; words `is_name` claims (drug names,
     /// lay phrases) are left as asked.

@@ -226,6 +226,32 @@ fn a_salt_word_is_never_read_as_a_misspelled_name() {
 }
 
 #[test]
+fn a_word_the_labels_use_often_is_never_read_as_a_misspelled_name() {
+    let v = vocabulary_of(&[vec!["chromic chloride".to_owned()]]);
+    assert_eq!(
+        v.understand("chronic kidney disease anemia").drugs.len(),
+        1,
+        "without the labels' words, one edit from chromic reads as it"
+    );
+    let label_words = [("chronic".to_owned(), 900), ("chromic".to_owned(), 40)];
+    let v = v.with_label_words(LabelWords::new(label_words));
+    let u = v.understand("chronic kidney disease anemia");
+    assert!(u.drugs.is_empty(), "{:?}", u.drugs);
+    assert_eq!(
+        v.understand("chromc chloride dose").drugs.len(),
+        1,
+        "a misspelling no label uses is still read as the name"
+    );
+    let v = vocabulary_of(&[vec!["zonisamide".to_owned()]])
+        .with_label_words(LabelWords::new([("zonisamide".to_owned(), 300)]));
+    assert_eq!(
+        v.understand("zonisamid kidney stones").drugs.len(),
+        1,
+        "a misspelling that stems as the name does is still one"
+    );
+}
+
+#[test]
 fn a_curated_brand_beside_another_drug_is_searched_by_its_generic() {
     let v = vocabulary();
     let u = v.understand("Crestor and pimozide");
