@@ -1,5 +1,6 @@
 //! A medicine named by the condition it treats ("gout medicine…", "migraine shot…", "what
-//! treats…"): when a question names no drug and no class, the condition its words name
+//! treats…", "drugs for hyperkalemia"): when a question names no drug and no class (and, asking
+//! for drugs in general, names what they are for), the condition its words name
 //! (`understanding::medicine_condition`) selects the labels indicated for it — by BM25 over
 //! Indications and Usage sections, and by meaning: the nearest opening vectors of those sections
 //! (`openings.rs`) — given by the routes the noun implies (a shot is injected, a pill
@@ -38,7 +39,8 @@ const MEANING_MARGIN: f32 = 0.05;
 pub type EmbedPhrase<'a> = dyn Fn(&str) -> Result<Arc<Vec<f32>>, EmbedError> + 'a;
 
 /// `understanding` with the labels indicated for the condition it names as its subject, when
-/// it names no drug, no class and does not ask for drugs in general; unchanged otherwise.
+/// it names no drug and no class, and asks for drugs in general only by what they are for
+/// ("drugs for hyperkalemia"; not "drugs that cause hyperkalemia"); unchanged otherwise.
 /// `embed` gives a phrase's transformer vector; without it (or opening vectors) the labels are
 /// those BM25 finds.
 pub fn with_indicated_subject(
@@ -46,11 +48,14 @@ pub fn with_indicated_subject(
     mut understanding: Understanding,
     embed: Option<&EmbedPhrase<'_>>,
 ) -> Result<Understanding, EngineError> {
-    if !understanding.drugs.is_empty() || understanding.subject_open {
+    if !understanding.drugs.is_empty() {
         return Ok(understanding);
     }
     let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
     let named = condition_of_medicine(&understanding.topic, is_word);
+    if understanding.subject_open && !named.by_purpose {
+        return Ok(understanding);
+    }
     let phrase = named.words.join(" ");
     let condition = analyse(&live.snapshot, &phrase);
     if condition.is_empty() {
@@ -69,6 +74,7 @@ pub fn with_indicated_subject(
         labels = corroborated(worded, near.as_ref());
     }
     if !labels.is_empty() {
+        understanding.subject_open = false;
         if named.asks_what_treats && understanding.sections.is_empty() {
             understanding.sections = vec![INDICATIONS];
         } else {

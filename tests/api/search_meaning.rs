@@ -1,8 +1,9 @@
 //! A medicine named by a condition in lay words whose Indications text shares no word with it
 //! ("overactive thyroid" for hyperthyroidism) is found by the opening vectors ingest stores
 //! for Indications texts, beside the labels BM25 finds; a medicine named by what it is for
-//! ("drug for …", "what treats …") is answered from the Indications of the labels for it; a
-//! condition no Indications text words as the question does is found by the labels' wording.
+//! ("drug for …", "what treats …", "drugs for …", "treatment options for …") is answered from
+//! the Indications of the labels for it; a condition no Indications text words as the question
+//! does is found by the labels' wording.
 //! The section a question means is looked for among the sections the subject's label has.
 
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use serde_json::Value;
 
 use crate::helpers::{
     corpus_lines, embedder, ingest_embedded, results, scratch_dir, spawn_app_with, write_jsonl,
-    GENEROUS,
+    Reply, GENEROUS,
 };
 
 fn generic_name(line: &str) -> String {
@@ -72,6 +73,40 @@ async fn a_medicine_named_by_what_it_is_for_answers_from_the_indications_for_it(
             "{question}: {first}"
         );
     }
+}
+
+#[tokio::test]
+async fn drugs_asked_for_by_what_they_are_for_answer_from_the_indications_for_it() {
+    let dir = index_of(&[
+        "sodium zirconium cyclosilicate",
+        "eplerenone",
+        "candesartan cilexetil",
+        "potassium citrate",
+    ]);
+    let app = spawn_app_with(&dir.path().join("data"), GENEROUS).await;
+    let first = |reply: &Reply| {
+        let first = &results(reply)[0];
+        let place = (first["drug"]["name"].as_str(), first["section"].as_str());
+        (place.0.map(str::to_owned), place.1.map(str::to_owned))
+    };
+    let treating = (
+        Some("sodium zirconium cyclosilicate".to_owned()),
+        Some("Indications and Usage".to_owned()),
+    );
+    for question in [
+        "drugs for hyperkalemia",
+        "treatment options for hyperkalemia",
+    ] {
+        let reply = app.search(question, 5).await;
+        assert_eq!(first(&reply), treating, "{question}: {}", reply.body);
+    }
+    let reply = app.search("drugs that cause hyperkalemia", 5).await;
+    assert_ne!(
+        first(&reply),
+        treating,
+        "drugs that cause a condition are not those indicated for it: {}",
+        reply.body
+    );
 }
 
 #[tokio::test]

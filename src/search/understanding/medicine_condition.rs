@@ -1,6 +1,7 @@
 //! Which words of a question name a medicine by its condition ("gout medicine…", "drug for
-//! pulmonary arterial hypertension", "what treats tardive dyskinesia"), the noun naming it, and
-//! whether the question asks nothing but what treats the condition. Pure word work; selecting
+//! pulmonary arterial hypertension", "what treats tardive dyskinesia"), the noun naming it,
+//! whether the words are what it is for, and whether the question asks nothing but what treats
+//! the condition. Pure word work; selecting
 //! the labels for the condition is `search::indicated`'s.
 
 use std::collections::HashSet;
@@ -23,22 +24,15 @@ const TREATING_VERBS: &[&str] = &["treat", "treats", "treating"];
 const TREATMENT_NOUNS: &[&str] = &["treatment", "therapy", "therapies"];
 
 /// The condition a question names a medicine by, the medicine noun (singular; `None` after a
-/// treating verb), and whether the question asks nothing but what treats the condition.
+/// treating verb), whether the condition is what the medicine is for — its "for" phrase or a
+/// treating verb's object, not words before the noun — and whether the question asks nothing
+/// but what treats the condition.
 #[derive(Debug, PartialEq)]
 pub struct MedicineCondition<'a> {
     pub words: Vec<&'a str>,
     pub noun: Option<&'static str>,
+    pub by_purpose: bool,
     pub asks_what_treats: bool,
-}
-
-impl<'a> MedicineCondition<'a> {
-    fn of(words: Vec<&'a str>, noun: Option<&'static str>, asks_what_treats: bool) -> Self {
-        Self {
-            words,
-            noun,
-            asks_what_treats,
-        }
-    }
 }
 
 /// Words asking for the medicines there are, not about one ("PBC treatment options"): a
@@ -83,18 +77,23 @@ pub fn condition_of_medicine(text: &str, is_word: impl Fn(&str) -> bool) -> Medi
         .enumerate()
         .find_map(|(at, w)| Some((at, anchor(w)?)))
     else {
-        return MedicineCondition::of(Vec::new(), None, false);
+        return MedicineCondition {
+            words: Vec::new(),
+            noun: None,
+            by_purpose: false,
+            asks_what_treats: false,
+        };
     };
     let modifier = |word: &&str| is_word(word) && !AUXILIARY_VERBS.contains(word);
-    let (condition, span, noun) = match anchor {
+    let (condition, span, noun, by_purpose) = match anchor {
         Anchor::Verb => {
             let object = object_of(&words[at + 1..], modifier);
             let span = at..at + 1 + object.len();
-            (object, span, None)
+            (object, span, None, true)
         }
         Anchor::Noun(noun) => {
-            let (condition, span) = condition_of_noun(&words, at, &modifier);
-            (condition, span, Some(noun))
+            let (condition, span, by_purpose) = condition_of_noun(&words, at, &modifier);
+            (condition, span, Some(noun), by_purpose)
         }
     };
     let asks_nothing_else = words
@@ -102,37 +101,49 @@ pub fn condition_of_medicine(text: &str, is_word: impl Fn(&str) -> bool) -> Medi
         .enumerate()
         .filter(|(i, _)| !span.contains(i))
         .all(|(_, w)| !modifier(w) || CHOICE_WORDS.contains(w));
-    let asks_what_treats = !condition.is_empty() && asks_nothing_else;
-    MedicineCondition::of(condition, noun, asks_what_treats)
+    MedicineCondition {
+        asks_what_treats: !condition.is_empty() && asks_nothing_else,
+        by_purpose: by_purpose && !condition.is_empty(),
+        words: condition,
+        noun,
+    }
 }
 
-/// The condition of the medicine noun at `at` in `words` (see `condition_of_medicine`) and the
-/// positions of the noun and the condition's words.
+/// The condition of the medicine noun at `at` in `words` (see `condition_of_medicine`), the
+/// positions of the noun and the condition's words, and whether it is the noun's purpose
+/// phrase. The phrase follows "for", also after a choice word ("treatment options for …"); it
+/// wins over the words before the noun when they are no condition term and it holds one
+/// ("prescription treatments for chronic idiopathic constipation").
 fn condition_of_noun<'a>(
     words: &[&'a str],
     at: usize,
     modifier: &impl Fn(&&str) -> bool,
-) -> (Vec<&'a str>, Range<usize>) {
-    let after = match &words[at + 1..] {
-        ["for", rest @ ..] => rest,
-        _ => &[],
+) -> (Vec<&'a str>, Range<usize>, bool) {
+    let (opening, after) = match &words[at + 1..] {
+        ["for", rest @ ..] => (1, rest),
+        [choice, "for", rest @ ..] if CHOICE_WORDS.contains(choice) => (2, rest),
+        _ => (0, &[][..]),
     };
     let run = leading_run(after, modifier);
     let purpose = curated_prefix(&run);
     if !purpose.is_empty() {
-        let span = at..at + 2 + purpose.len();
-        return (purpose, span);
+        let span = at..at + 1 + opening + purpose.len();
+        return (purpose, span, true);
     }
     let mut start = at;
     while start > 0 && at - start < MAX_MODIFIERS && modifier(&words[start - 1]) {
         start -= 1;
     }
-    if start < at {
-        return (words[start..at].to_vec(), start..at + 1);
+    let before = &words[start..at];
+    let run_names_one = run
+        .iter()
+        .any(|word| names_condition(std::slice::from_ref(word)));
+    if !before.is_empty() && (names_condition(before) || !run_names_one) {
+        return (before.to_vec(), start..at + 1, false);
     }
-    let for_word = usize::from(!run.is_empty());
-    let span = at..at + 1 + for_word + run.len();
-    (run, span)
+    let opened = if run.is_empty() { 0 } else { opening };
+    let span = at..at + 1 + opened + run.len();
+    (run, span, true)
 }
 
 /// A treating verb's object: the longest curated condition term opening `after`, else the
@@ -218,8 +229,14 @@ mod tests {
         );
         let options = named("pbc treatment options");
         assert_eq!(
-            (options.words, options.asks_what_treats),
-            (vec!["pbc"], true)
+            (options.words, options.by_purpose, options.asks_what_treats),
+            (vec!["pbc"], false, true)
+        );
+        let choices = named("treatment options for hyperkalemia");
+        assert_eq!(
+            (choices.words, choices.by_purpose, choices.asks_what_treats),
+            (vec!["hyperkalemia"], true, true),
+            "a choice word between the noun and its purpose"
         );
         let alone = named("rls medication");
         assert_eq!((alone.words, alone.asks_what_treats), (vec!["rls"], true));
@@ -234,9 +251,12 @@ mod tests {
     fn a_purpose_phrase_names_the_condition_when_no_words_precede_the_noun() {
         let named = condition_of_medicine("drug for pulmonary arterial hypertension", |w| w != "a");
         assert_eq!(named.words, ["pulmonary", "arterial", "hypertension"]);
-        assert!(named.asks_what_treats);
+        assert!(named.asks_what_treats && named.by_purpose);
         let gout = condition_of_medicine("gout medicine for a while", |w| w != "a");
-        assert_eq!((gout.words, gout.asks_what_treats), (vec!["gout"], false));
+        assert_eq!(
+            (gout.words, gout.by_purpose, gout.asks_what_treats),
+            (vec!["gout"], false, false)
+        );
     }
 
     #[test]
@@ -272,6 +292,11 @@ mod tests {
             "a length of time is no purpose"
         );
         assert_eq!(modifiers("gout medicine for a while"), ["gout"]);
+        assert_eq!(
+            modifiers("prescription treatments for chronic idiopathic constipation"),
+            ["chronic", "idiopathic", "constipation"],
+            "words before the noun that name no condition yield to a purpose that holds one"
+        );
         assert_eq!(
             modifiers("medicine for seizures liver enzymes"),
             ["seizures"],
