@@ -128,7 +128,8 @@ fn with_missing_by<T>(mut found: Vec<T>, more: Vec<T>, text_of: impl Fn(&T) -> T
     found
 }
 
-/// The texts of the subject's labels that name a partner (none without a partner).
+/// The texts of the subject's labels that name a partner and of the partners' labels that name
+/// the subject (none without a partner).
 pub(super) fn partner_texts(
     live: &Live,
     understanding: &Understanding,
@@ -138,7 +139,15 @@ pub(super) fn partner_texts(
         return Ok(PartnerTexts::default());
     };
     let naming_partner = labels_texts_naming(&live.snapshot, names, &subject.labels)?;
-    Ok(PartnerTexts { naming_partner })
+    let naming_subject = labels_texts_naming(
+        &live.snapshot,
+        &understanding.subject_names,
+        &understanding.partner_labels,
+    )?;
+    Ok(PartnerTexts {
+        naming_partner,
+        naming_subject,
+    })
 }
 
 /// `first` and the texts of `then` it lacks, best first.

@@ -53,12 +53,18 @@ pub struct CopyFeatures {
     /// A copy of the subject's label, in a section the question asks for (or any when it asks
     /// for none), whose text names a partner the question names.
     pub names_partner: bool,
+    /// A copy of a partner's label, in a section the question asks for (or any), whose text
+    /// names the subject: the pair's evidence in the other label ("methotrexate" naming NSAIDs
+    /// for "ibuprofen with methotrexate").
+    pub partner_names_subject: bool,
 }
 
-/// The texts of the subject's labels that name the question's partners (empty without one).
+/// The texts of the subject's labels that name the question's partners, and of the partners'
+/// labels that name the subject (empty without a partner).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PartnerTexts {
     pub naming_partner: HashSet<TextHash>,
+    pub naming_subject: HashSet<TextHash>,
 }
 
 /// Score = (lexical + semantic weight × semantic) × exp(Σ weight × feature + the prior of the
@@ -80,6 +86,8 @@ pub struct Weights {
     pub patient_voice: f32,
     #[serde(default)]
     pub names_partner: f32,
+    #[serde(default)]
+    pub partner_names_subject: f32,
     /// Learned log-prior per section key (0 for a section not listed).
     #[serde(default)]
     pub section_prior: BTreeMap<String, f32>,
@@ -107,6 +115,7 @@ impl Weights {
             + flag(f.peripheral, self.peripheral)
             + flag(f.patient_voice, self.patient_voice)
             + flag(f.names_partner, self.names_partner)
+            + flag(f.partner_names_subject, self.partner_names_subject)
             + self.section_prior.get(section_key).copied().unwrap_or(0.0);
         (f.lexical + self.semantic * f.semantic) * exponent.exp()
     }
@@ -154,6 +163,9 @@ impl CopyFeatures {
             peripheral: is_peripheral && asked.is_none(),
             patient_voice: info.addresses_patient && !is_peripheral,
             names_partner: own && !off_section && names(&partners.naming_partner),
+            partner_names_subject: drug == DrugRelation::Other
+                && !off_section
+                && names(&partners.naming_subject),
         }
     }
 }
@@ -227,15 +239,17 @@ mod tests {
     }
 
     #[test]
-    fn a_subject_text_naming_the_partner_in_an_asked_section_is_marked() {
+    fn a_text_of_one_named_drug_naming_the_other_in_an_asked_section_is_marked() {
         let understanding = Understanding {
             drugs: vec![mention(&[0]), mention(&[1])],
             sections: vec!["drug_interactions"],
             ..Understanding::default()
         };
         let naming = "Avoid use with clarithromycin.";
+        let naming_subject = "Increases exposure of colchicine.";
         let partners = PartnerTexts {
             naming_partner: HashSet::from([TextHash::of(naming)]),
+            naming_subject: HashSet::from([TextHash::of(naming_subject)]),
         };
         let features = |info: &SegmentInfo| {
             let question = (&understanding, &partners, &LabelSections::default());
@@ -253,7 +267,11 @@ mod tests {
             "not in a section the question asks for"
         );
         let partner = features(&info(1, "drug_interactions", naming));
-        assert!(!partner.names_partner, "a copy of the partner's label");
+        assert!(!partner.names_partner && !partner.partner_names_subject);
+        let partner = features(&info(1, "drug_interactions", naming_subject));
+        assert!(partner.partner_names_subject && !partner.names_partner);
+        let unnamed = features(&info(2, "drug_interactions", naming_subject));
+        assert!(!unnamed.partner_names_subject, "a label of no named drug");
         let silent = features(&info(0, "drug_interactions", "Take with food."));
         assert!(!silent.names_partner);
         let weights = Weights::learned();

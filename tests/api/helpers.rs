@@ -105,6 +105,31 @@ pub fn ingest_embedded(data_dir: &Path, inputs: &[PathBuf]) -> IngestReport {
     ingest(&DataDir::new(data_dir), inputs, &options).expect("ingest")
 }
 
+fn generic_name(line: &str) -> String {
+    let value: Value = serde_json::from_str(line).unwrap();
+    value["openfda"]["generic_name"][0]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase()
+}
+
+/// A scratch data dir with the embedded index of the corpus's labels of `wanted` (one each).
+pub fn embedded_index_of(wanted: &[&str]) -> tempfile::TempDir {
+    let lines: Vec<String> = corpus_lines(usize::MAX)
+        .into_iter()
+        .filter(|line| wanted.contains(&generic_name(line).as_str()))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        wanted.len(),
+        "the corpus has one label of each"
+    );
+    let dir = scratch_dir();
+    let inputs = [write_jsonl(dir.path(), "labels.jsonl", &lines)];
+    ingest_embedded(&dir.path().join("data"), &inputs);
+    dir
+}
+
 pub fn ingest_lexical(
     data_dir: &Path,
     inputs: &[PathBuf],

@@ -12,20 +12,8 @@ use drugcite::live::{Live, LiveIndex, OpenOptions};
 use drugcite::search::indicated::{with_indicated_subject, EmbedPhrase};
 use drugcite::search::understanding::Understanding;
 use drugcite::store::DataDir;
-use serde_json::Value;
 
-use crate::helpers::{
-    corpus_lines, embedder, ingest_embedded, results, scratch_dir, spawn_app_with, write_jsonl,
-    Reply, GENEROUS,
-};
-
-fn generic_name(line: &str) -> String {
-    let value: Value = serde_json::from_str(line).unwrap();
-    value["openfda"]["generic_name"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_lowercase()
-}
+use crate::helpers::{embedded_index_of, embedder, results, spawn_app_with, Reply, GENEROUS};
 
 /// The lowercase names of the labels of every drug mention `understood` holds, in order.
 fn drug_names(live: &Live, understood: &Understanding) -> Vec<String> {
@@ -35,26 +23,9 @@ fn drug_names(live: &Live, understood: &Understanding) -> Vec<String> {
         .collect()
 }
 
-/// A scratch data dir with the embedded index of the corpus's labels of `wanted` (one each).
-fn index_of(wanted: &[&str]) -> tempfile::TempDir {
-    let lines: Vec<String> = corpus_lines(usize::MAX)
-        .into_iter()
-        .filter(|line| wanted.contains(&generic_name(line).as_str()))
-        .collect();
-    assert_eq!(
-        lines.len(),
-        wanted.len(),
-        "the corpus has one label of each"
-    );
-    let dir = scratch_dir();
-    let inputs = [write_jsonl(dir.path(), "labels.jsonl", &lines)];
-    ingest_embedded(&dir.path().join("data"), &inputs);
-    dir
-}
-
 #[tokio::test]
 async fn a_medicine_named_by_what_it_is_for_answers_from_the_indications_for_it() {
-    let dir = index_of(&[
+    let dir = embedded_index_of(&[
         "macitentan",
         "amlodipine besylate",
         "nitric oxide",
@@ -77,7 +48,7 @@ async fn a_medicine_named_by_what_it_is_for_answers_from_the_indications_for_it(
 
 #[tokio::test]
 async fn drugs_asked_for_by_what_they_are_for_answer_from_the_indications_for_it() {
-    let dir = index_of(&[
+    let dir = embedded_index_of(&[
         "sodium zirconium cyclosilicate",
         "eplerenone",
         "candesartan cilexetil",
@@ -111,7 +82,7 @@ async fn drugs_asked_for_by_what_they_are_for_answer_from_the_indications_for_it
 
 #[tokio::test]
 async fn a_label_without_the_asked_section_answers_in_its_nearest_own_section() {
-    let dir = index_of(&[
+    let dir = embedded_index_of(&[
         "benazepril hydrochloride",
         "chlorambucil",
         "ioflupane i-123",
@@ -132,7 +103,7 @@ async fn a_label_without_the_asked_section_answers_in_its_nearest_own_section() 
 
 #[test]
 fn a_condition_the_labels_word_otherwise_is_found_by_their_wording() {
-    let dir = index_of(&["tadalafil", "amlodipine besylate"]);
+    let dir = embedded_index_of(&["tadalafil", "amlodipine besylate"]);
     let options = OpenOptions {
         space: None,
         embedded_graph: false,
@@ -151,7 +122,7 @@ fn a_condition_the_labels_word_otherwise_is_found_by_their_wording() {
 
 #[test]
 fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
-    let dir = index_of(&[
+    let dir = embedded_index_of(&[
         "propylthiouracil",
         "liothyronine sodium",
         "atorvastatin calcium",

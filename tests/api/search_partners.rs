@@ -1,6 +1,7 @@
 //! The texts of a label that name a partner drug (`labels_texts_naming`, behind the ranking
-//! feature `names_partner`): exactly the current texts of the given labels holding the name,
-//! a phrase only with its words in order, over the subset of the shared corpus.
+//! features `names_partner` and `partner_names_subject`): exactly the current texts of the
+//! given labels holding the name, a phrase only with its words in order, over the subset of the
+//! shared corpus; and a partner's text naming the subject answering a pair question.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -8,7 +9,7 @@ use drugcite::domain::TextHash;
 use drugcite::search::lexical::labels_texts_naming;
 use drugcite::store::{DataDir, Snapshot};
 
-use crate::helpers::subset_index;
+use crate::helpers::{embedded_index_of, results, spawn_app_with, subset_index, GENEROUS};
 
 fn names(names: &[&str]) -> BTreeSet<String> {
     names.iter().map(|n| (*n).to_owned()).collect()
@@ -53,5 +54,28 @@ fn the_texts_naming_a_partner_are_the_labels_texts_holding_its_name() {
         labels_texts_naming(&snapshot, &names(&["pimozide"]), &BTreeSet::new())
             .unwrap()
             .is_empty()
+    );
+}
+
+/// Two drugs named together: the partner's text naming the subject answers beside the
+/// subject's own (`partner_names_subject`), so methotrexate's warning about NSAIDs answers
+/// "ibuprofen with methotrexate" although ibuprofen is named first.
+#[tokio::test]
+async fn a_partner_text_naming_the_subject_answers_the_pair() {
+    let dir = embedded_index_of(&["ibuprofen sodium", "methotrexate", "allopurinol"]);
+    let app = spawn_app_with(&dir.path().join("data"), GENEROUS).await;
+    let reply = app
+        .search("is it ok to take ibuprofen with my weekly methotrexate", 10)
+        .await;
+    let first_of_partner = results(&reply)
+        .iter()
+        .find(|result| result["drug"]["name"] == "methotrexate")
+        .expect("methotrexate answers too");
+    let text = first_of_partner["text"].as_str().unwrap().to_lowercase();
+    assert!(
+        ["nsaid", "nonsteroidal anti-inflammatory", "ibuprofen"]
+            .iter()
+            .any(|name| text.contains(name)),
+        "methotrexate's first text names the subject: {first_of_partner}"
     );
 }

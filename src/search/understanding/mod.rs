@@ -105,6 +105,10 @@ pub struct Understanding {
     /// beside its subject: their words, generics, class phrases and members, and drugs named
     /// that have no label (empty without a subject or a partner).
     pub partner_names: BTreeSet<String>,
+    /// The labels of those partners (drugs or classes with labels, none shared with the
+    /// subject's) and the names their text uses for the subject (both empty without them).
+    pub partner_labels: BTreeSet<u32>,
+    pub subject_names: BTreeSet<String>,
     /// Question words no indexed label uses and the label words they were read as
     /// (`DrugVocabulary::with_label_words`), in question order.
     pub read_as: Vec<ReadAs>,
@@ -339,6 +343,9 @@ impl DrugVocabulary {
         let subject = drugs.first().filter(|_| !subject_open);
         let partners = self.partners(&drugs);
         let partner_names = self.partner_names(subject, &partners, &unlabelled_drugs);
+        let subject_names = self.subject_names(subject, &partners);
+        let partner_labels = partners.iter().flat_map(|p| p.labels.iter().copied());
+        let partner_labels = partner_labels.collect();
         let mut sections = asked_sections(&lower, &topic);
         if subject.is_some() && (!partners.is_empty() || joined) {
             sections = paired_sections(sections);
@@ -353,6 +360,8 @@ impl DrugVocabulary {
             subject_keywords,
             unlabelled_drugs,
             partner_names,
+            partner_labels,
+            subject_names,
             read_as,
         }
     }

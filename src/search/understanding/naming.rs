@@ -103,6 +103,20 @@ impl DrugVocabulary {
         names
     }
 
+    /// The names a partner's label text uses for the subject, when the question names partners
+    /// with labels of their own (empty otherwise): a partner's text naming the subject is
+    /// evidence of the pair as much as the subject's text naming the partner.
+    pub(super) fn subject_names(
+        &self,
+        subject: Option<&DrugMention>,
+        partners: &[&DrugMention],
+    ) -> BTreeSet<String> {
+        match subject {
+            Some(subject) if !partners.is_empty() => self.names_of(subject),
+            _ => BTreeSet::new(),
+        }
+    }
+
     /// The mention's word and what its labels call their drug; for a class, also its phrases,
     /// its name and its curated members.
     fn names_of(&self, mention: &DrugMention) -> BTreeSet<String> {
