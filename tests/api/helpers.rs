@@ -105,6 +105,7 @@ pub fn ingest_embedded(data_dir: &Path, inputs: &[PathBuf]) -> IngestReport {
     ingest(&DataDir::new(data_dir), inputs, &options).expect("ingest")
 }
 
+/// The lowercase first openFDA generic name of a corpus line (empty without one).
 fn generic_name(line: &str) -> String {
     let value: Value = serde_json::from_str(line).unwrap();
     value["openfda"]["generic_name"][0]

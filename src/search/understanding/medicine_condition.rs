@@ -1,8 +1,8 @@
 //! Which words of a question name a medicine by its condition ("gout medicine…", "drug for
 //! pulmonary arterial hypertension", "what treats tardive dyskinesia"), the noun naming it,
 //! whether the words are what it is for, and whether the question asks nothing but what treats
-//! the condition. Pure word work; selecting
-//! the labels for the condition is `search::indicated`'s.
+//! the condition. Pure word work; selecting the labels for the condition is
+//! `search::indicated`'s.
 
 use std::collections::HashSet;
 use std::ops::Range;
