@@ -3,6 +3,9 @@
 //! whole-word occurrence tests. Pure functions over `&str`; no vocabulary, no I/O.
 
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 /// One word of a text: where it is and its normalised form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,9 +179,34 @@ pub fn key_contains(key: &str, phrase: &str) -> bool {
     padded.contains(&format!(" {phrase} "))
 }
 
+/// `lower` (lowercase) with its negative contractions written out ("shouldn't" is "should
+/// not", "can't" "cannot", "won't" "will not"; straight or curly apostrophe): the cue phrases
+/// that read a question ("should not take") are written out, as labels write them.
+pub fn expand_contractions(lower: &str) -> String {
+    static CONTRACTION: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\b([a-z]+)n['’]t\b").expect("contraction pattern"));
+    CONTRACTION
+        .replace_all(lower, |caps: &regex::Captures| match &caps[1] {
+            "ca" => "cannot".to_owned(),
+            "wo" => "will not".to_owned(),
+            "sha" => "shall not".to_owned(),
+            verb => format!("{verb} not"),
+        })
+        .into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn negative_contractions_are_written_out() {
+        assert_eq!(
+            expand_contractions("who shouldn't take it, can't i? it won’t work, don't"),
+            "who should not take it, cannot i? it will not work, do not"
+        );
+        assert_eq!(expand_contractions("grandma's pills"), "grandma's pills");
+    }
 
     #[test]
     fn words_keep_byte_spans_of_the_original_text() {

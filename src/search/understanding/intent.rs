@@ -116,7 +116,19 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
         ],
     ),
     (
-        &["overdos", "too much", "too many", "toxicity"],
+        // An accidental ingestion ("my toddler swallowed one"): Overdosage sections use
+        // "ingest" 93 times as often per word as the other sections of the openFDA corpus;
+        // "swallowed"/"swallows" is how people say it ("swallow", the administration word of
+        // "swallow whole", and "swallowing", a symptom, are left alone).
+        &[
+            "overdos",
+            "too much",
+            "too many",
+            "toxicity",
+            "ingest",
+            "swallowed",
+            "swallows",
+        ],
         &["overdosage"],
     ),
     (
@@ -481,6 +493,24 @@ mod tests {
             v.understand("took too many sertraline").sections,
             ["overdosage"]
         );
+        for ingestion in [
+            "my toddler swallowed a sertraline tablet",
+            "what if a child swallows sertraline",
+            "sertraline ingested by a child",
+        ] {
+            assert_eq!(
+                v.understand(ingestion).sections[0],
+                "overdosage",
+                "{ingestion}"
+            );
+        }
+        assert!(
+            !v.understand("sertraline trouble swallowing")
+                .sections
+                .contains(&"overdosage"),
+            "a symptom is no ingestion"
+        );
+
         assert_eq!(
             v.understand("What is tamsulosin used for?").sections,
             ["indications_and_usage"]
@@ -531,10 +561,16 @@ mod tests {
                 "{purpose}"
             );
         }
-        assert_eq!(
-            v.understand("who should not take sertraline").sections,
-            ["contraindications"]
-        );
+        for contraindicated in [
+            "who should not take sertraline",
+            "who shouldn't take sertraline",
+        ] {
+            assert_eq!(
+                v.understand(contraindicated).sections,
+                ["contraindications"],
+                "{contraindicated}"
+            );
+        }
         assert!(v
             .understand("safe in pregnancy?")
             .sections

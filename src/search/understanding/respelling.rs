@@ -38,10 +38,13 @@ impl DrugVocabulary {
         self
     }
 
-    /// `lower` (lowercase) with its unknown words read as label words, and the readings: what
-    /// `understand` reads, and the graph's question reading too.
+    /// `lower` (lowercase) with its negative contractions written out and its unknown words
+    /// read as label words, and the readings: what `understand` reads, and the graph's
+    /// question reading too.
     pub fn respelled(&self, lower: &str) -> (String, Vec<ReadAs>) {
-        self.label_words.respell(lower, |word| self.claims(word))
+        let written_out = crate::text::expand_contractions(lower);
+        self.label_words
+            .respell(&written_out, |word| self.claims(word))
     }
 
     /// Whether `word` is the vocabulary's to read: a drug name (misspelled or not, with or

@@ -168,6 +168,10 @@ fn lay_phrases_match_on_stems_and_add_the_label_wording() {
         .understand("sertraline breast enlargement")
         .keywords
         .contains("gynecomastia"));
+    assert!(v
+        .understand("sertraline pins and needles in my fingers")
+        .keywords
+        .contains("paresthesia"));
     assert!(!v.understand("sertraline dosing").keywords.contains("edema"));
     assert!(
         v.understand("can I drink beer while taking sertraline")
