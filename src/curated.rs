@@ -15,6 +15,7 @@ const LABEL_GLOSSES: &str = include_str!("../graph/label-glosses.tsv");
 const CONDITION_SYNONYMS: &str = include_str!("../graph/condition-synonyms.tsv");
 const MEDICINE_FORMS: &str = include_str!("../graph/medicine-forms.tsv");
 const LAB_ANALYTES: &str = include_str!("../graph/lab-analytes.tsv");
+const ORGAN_HARMS: &str = include_str!("../graph/organ-harms.tsv");
 
 /// A brand name and the first word of its generic name, both lowercase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +129,14 @@ pub fn medicine_forms() -> Vec<MedicineForm> {
         .collect()
 }
 
+/// The organ phrases labels write for a harm rather than for an impaired organ ("kidney
+/// injury", "renal failure"), lowercase; mined by `scripts/mine-organ-harms.py`.
+pub fn organ_harm_phrases() -> Vec<String> {
+    rows(ORGAN_HARMS)
+        .filter_map(|fields| fields.first().map(|phrase| phrase.to_lowercase()))
+        .collect()
+}
+
 /// The rows of two fields, lowercased; rows of another shape are left out (tests count them).
 fn lowercase_pairs(data: &str) -> impl Iterator<Item = (String, String)> + '_ {
     rows(data).filter_map(|fields| match fields.as_slice() {
@@ -165,6 +174,7 @@ mod tests {
         );
         assert_eq!(condition_synonyms().len(), rows(CONDITION_SYNONYMS).count());
         assert_eq!(medicine_forms().len(), rows(MEDICINE_FORMS).count());
+        assert!(organ_harm_phrases().contains(&"kidney injury".to_owned()));
         assert!(medicine_forms().iter().all(|f| !f.routes.is_empty()));
         assert!(brands().len() > 100 && drug_classes().len() > 20);
         assert_eq!(brand_generics().len(), brands().len());

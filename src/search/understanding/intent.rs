@@ -260,17 +260,36 @@ const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
     ),
 ];
 
+/// The sections an organ phrase the labels write for a harm asks for ("zonisamide kidney
+/// stones", "vancomycin kidney injury"): those of a side effect, not the impaired organ's
+/// dosing that its organ word alone asks for. The phrases are `graph/organ-harms.tsv`, mined
+/// from where the labels write them; they come after the table's entries.
+const ORGAN_HARM_SECTIONS: &[&str] = &[
+    "adverse_reactions",
+    "warnings_and_cautions",
+    "warnings",
+    "boxed_warning",
+];
+
+/// The sections of an entry of `claimed_cues`: a table entry's, or an organ harm's.
+fn entry_sections(entry: usize) -> &'static [&'static str] {
+    SECTION_INTENTS
+        .get(entry)
+        .map_or(ORGAN_HARM_SECTIONS, |(_, wanted)| *wanted)
+}
+
 /// The sections a wording asks for, in the table's order. Every cue found claims its words,
 /// longest cue first, so a shorter cue inside a longer one does not count again: "boxed
 /// warning" asks for the Boxed Warning, not also for Warnings and Precautions by its "warning".
 pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     let mut sections: Vec<&'static str> = Vec::new();
-    let mut asked = vec![false; SECTION_INTENTS.len()];
+    let mut asked = vec![false; SECTION_INTENTS.len() + 1];
     for (_, entry) in claimed_cues(&format!(" {lower} ")) {
         asked[entry] = true;
     }
-    for ((_, wanted), _) in SECTION_INTENTS.iter().zip(asked).filter(|(_, a)| *a) {
-        for section in *wanted {
+    let entries = asked.iter().enumerate().filter(|(_, a)| **a);
+    for (entry, _) in entries {
+        for section in entry_sections(entry) {
             if !sections.contains(section) {
                 sections.push(section);
             }
@@ -301,7 +320,10 @@ pub(super) fn cue_words_left_out(lower: &str) -> Vec<String> {
     let padded = format!(" {lower} ");
     let mut words = Vec::new();
     for (span, entry) in claimed_cues(&padded) {
-        let (cues, asked) = SECTION_INTENTS[entry];
+        // An organ harm's words are what the answer's text says, not a section's cue.
+        let Some(&(cues, asked)) = SECTION_INTENTS.get(entry) else {
+            continue;
+        };
         let purpose = std::ptr::eq(cues, PURPOSE_CUES);
         let end = padded[span.end..]
             .find(|c: char| !c.is_alphanumeric())
@@ -332,15 +354,18 @@ fn heads_any<'a>(word_stems: &[String], keys: impl IntoIterator<Item = &'a str>)
 }
 
 /// The cues claiming words of `padded`, longest first, each with its entry of
-/// `SECTION_INTENTS`.
+/// `SECTION_INTENTS` (an organ harm phrase's entry is the table's length).
 fn claimed_cues(padded: &str) -> Vec<(Range<usize>, usize)> {
-    let mut found: Vec<(Range<usize>, usize)> = SECTION_INTENTS
+    static ORGAN_HARMS: LazyLock<Vec<String>> = LazyLock::new(crate::curated::organ_harm_phrases);
+    let table = SECTION_INTENTS.iter().enumerate();
+    let cues = table.flat_map(|(entry, (cues, _))| cues.iter().map(move |cue| (*cue, entry)));
+    let harms = ORGAN_HARMS
         .iter()
-        .enumerate()
-        .flat_map(|(entry, (cues, _))| {
-            cues.iter().flat_map(move |cue| {
-                occurrences(padded, cue, WordEdge::Start).map(move |span| (span, entry))
-            })
+        .map(|phrase| (phrase.as_str(), SECTION_INTENTS.len()));
+    let mut found: Vec<(Range<usize>, usize)> = cues
+        .chain(harms)
+        .flat_map(|(cue, entry)| {
+            occurrences(padded, cue, WordEdge::Start).map(move |span| (span, entry))
         })
         .collect();
     found.sort_by_key(|(span, entry)| (std::cmp::Reverse(span.len()), span.start, *entry));
@@ -579,6 +604,22 @@ mod tests {
             .understand("kidney impairment")
             .sections
             .contains(&"use_in_specific_populations"));
+        for harm in ["sertraline kidney stones", "sertraline acute kidney injury"] {
+            assert_eq!(
+                v.understand(harm).sections,
+                [
+                    "adverse_reactions",
+                    "warnings_and_cautions",
+                    "warnings",
+                    "boxed_warning"
+                ],
+                "an organ phrase labels write for a harm: {harm}"
+            );
+        }
+        assert_eq!(
+            v.understand("sertraline dose in renal failure").sections[0],
+            "dosage_and_administration"
+        );
         assert!(v.understand("sertraline dosing").sections[0] == "dosage_and_administration");
         assert_eq!(
             v.understand("sertraline pimozide").sections[0],
