@@ -64,6 +64,31 @@ impl DrugVocabulary {
         found
     }
 
+    /// `found` (in question order) with each drug named right after another ("lamivudine
+    /// zidovudine", "lamivudine/zidovudine") joined to it when labels hold both: two
+    /// ingredients named back to back name their combination, whose labels are the subject,
+    /// not every label holding the first.
+    pub(super) fn joined_combinations(&self, found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
+        let mut joined: Vec<Found> = Vec::with_capacity(found.len());
+        for next in found {
+            let combined = joined
+                .last()
+                .filter(|last| !last.class && !next.class && last.span.end == next.span.start);
+            let shared: BTreeSet<u32> = combined.map_or_else(BTreeSet::new, |last| {
+                let labels = &last.mention.labels;
+                labels.intersection(&next.mention.labels).copied().collect()
+            });
+            match joined.last_mut() {
+                Some(last) if !shared.is_empty() => {
+                    last.span = last.span.start..next.span.end;
+                    last.mention = self.mention(tokens[last.span.clone()].join(" "), &shared);
+                }
+                _ => joined.push(next),
+            }
+        }
+        joined
+    }
+
     pub(super) fn mention(&self, word: String, labels: &BTreeSet<u32>) -> DrugMention {
         DrugMention {
             word,

@@ -302,7 +302,7 @@ impl DrugVocabulary {
     pub fn understand(&self, question: &str) -> Understanding {
         let (lower, read_as) = self.respelled(&question.to_lowercase());
         let tokens: Vec<&str> = name_words(&lower).collect();
-        let found = self.find_mentions(&tokens);
+        let found = self.joined_combinations(self.find_mentions(&tokens), &tokens);
         let generics = names_another_drug(&found).then_some(&self.brand_generics);
         let tokens = spelled_out(&tokens, &found, generics);
         let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();

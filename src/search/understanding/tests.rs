@@ -456,3 +456,26 @@ fn words_no_label_uses_are_read_as_label_words_but_names_stay_the_vocabularys() 
         "a name shaped like a drug is not read as another word"
     );
 }
+
+#[test]
+fn ingredients_named_back_to_back_name_their_combination() {
+    let v = vocabulary_of(&[
+        vec!["lamivudine".into()],
+        vec!["lamivudine and zidovudine".into()],
+        vec!["abacavir, lamivudine and dolutegravir".into()],
+        vec!["zidovudine".into()],
+        vec!["sertraline hydrochloride".into()],
+    ]);
+    for combination in [
+        "lamivudine/zidovudine renal dosing",
+        "lamivudine zidovudine renal dosing",
+    ] {
+        let u = v.understand(combination);
+        assert_eq!(u.drugs.len(), 1, "{combination}: {u:?}");
+        assert_eq!(u.drugs[0].labels, BTreeSet::from([1]), "{combination}");
+    }
+    let pair = v.understand("lamivudine sertraline");
+    assert_eq!(pair.drugs.len(), 2, "no label holds both: a pair");
+    let apart = v.understand("lamivudine with zidovudine");
+    assert_eq!(apart.drugs[0].labels, BTreeSet::from([0, 1, 2]));
+}
