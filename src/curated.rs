@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 const BRANDS: &str = include_str!("../graph/brands.tsv");
+const DRUG_ABBREVIATIONS: &str = include_str!("../graph/drug-abbreviations.tsv");
 const CLASSES: &str = include_str!("../graph/drug-classes.tsv");
 const LAY_TERMS: &str = include_str!("../graph/lay-terms.tsv");
 const LABEL_GLOSSES: &str = include_str!("../graph/label-glosses.tsv");
@@ -35,6 +36,14 @@ pub struct DrugClass {
 
 pub fn brands() -> Vec<Brand> {
     lowercase_pairs(BRANDS)
+        .map(|(brand, generic)| Brand { brand, generic })
+        .collect()
+}
+
+/// The abbreviations clinicians type for one drug ("PTU", "MTX"), each with the first word of
+/// its generic: read like a brand (`Brand::brand` is the abbreviation).
+pub fn drug_abbreviations() -> Vec<Brand> {
+    lowercase_pairs(DRUG_ABBREVIATIONS)
         .map(|(brand, generic)| Brand { brand, generic })
         .collect()
 }
@@ -167,6 +176,7 @@ mod tests {
     #[test]
     fn every_data_line_parses() {
         assert_eq!(brands().len(), rows(BRANDS).count());
+        assert_eq!(drug_abbreviations().len(), rows(DRUG_ABBREVIATIONS).count());
         assert_eq!(drug_classes().len(), rows(CLASSES).count());
         assert_eq!(
             lay_terms().len(),

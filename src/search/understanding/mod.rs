@@ -239,7 +239,8 @@ impl DrugVocabulary {
         let mut unlabelled = BTreeSet::new();
         let mut brand_generics = HashMap::new();
         let mut unlabelled_generics = HashMap::new();
-        for brand in crate::curated::brands() {
+        let abbreviations = crate::curated::drug_abbreviations();
+        for brand in crate::curated::brands().into_iter().chain(abbreviations) {
             match labels_by_word.get(&brand.generic).cloned() {
                 Some(generic) => {
                     leading.insert(brand.brand.clone());

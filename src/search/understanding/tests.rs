@@ -479,3 +479,12 @@ fn ingredients_named_back_to_back_name_their_combination() {
     let apart = v.understand("lamivudine with zidovudine");
     assert_eq!(apart.drugs[0].labels, BTreeSet::from([0, 1, 2]));
 }
+
+#[test]
+fn a_drug_abbreviation_names_its_drug_or_is_reported_without_a_label() {
+    let v = vocabulary_of(&[vec!["propylthiouracil".into()], vec!["sertraline".into()]]);
+    let ptu = v.understand("PTU black box liver failure");
+    assert_eq!(ptu.drugs[0].labels, BTreeSet::from([0]), "{ptu:?}");
+    let asa = v.understand("sertraline with asa");
+    assert_eq!(asa.unlabelled_drugs, ["asa"], "aspirin has no label here");
+}
