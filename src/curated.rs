@@ -35,15 +35,18 @@ pub struct DrugClass {
 }
 
 pub fn brands() -> Vec<Brand> {
-    lowercase_pairs(BRANDS)
-        .map(|(brand, generic)| Brand { brand, generic })
-        .collect()
+    names_with_generics(BRANDS)
 }
 
 /// The abbreviations clinicians type for one drug ("PTU", "MTX"), each with the first word of
 /// its generic: read like a brand (`Brand::brand` is the abbreviation).
 pub fn drug_abbreviations() -> Vec<Brand> {
-    lowercase_pairs(DRUG_ABBREVIATIONS)
+    names_with_generics(DRUG_ABBREVIATIONS)
+}
+
+/// The rows of a name → generic table.
+fn names_with_generics(data: &str) -> Vec<Brand> {
+    lowercase_pairs(data)
         .map(|(brand, generic)| Brand { brand, generic })
         .collect()
 }

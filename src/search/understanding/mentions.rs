@@ -71,20 +71,18 @@ impl DrugVocabulary {
     pub(super) fn joined_combinations(&self, found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
         let mut joined: Vec<Found> = Vec::with_capacity(found.len());
         for next in found {
-            let combined = joined
-                .last()
-                .filter(|last| !last.class && !next.class && last.span.end == next.span.start);
-            let shared: BTreeSet<u32> = combined.map_or_else(BTreeSet::new, |last| {
+            if let Some(last) = joined.last_mut() {
+                let back_to_back = !last.class && !next.class && last.span.end == next.span.start;
                 let labels = &last.mention.labels;
-                labels.intersection(&next.mention.labels).copied().collect()
-            });
-            match joined.last_mut() {
-                Some(last) if !shared.is_empty() => {
+                let shared: BTreeSet<u32> =
+                    labels.intersection(&next.mention.labels).copied().collect();
+                if back_to_back && !shared.is_empty() {
                     last.span = last.span.start..next.span.end;
                     last.mention = self.mention(tokens[last.span.clone()].join(" "), &shared);
+                    continue;
                 }
-                _ => joined.push(next),
             }
+            joined.push(next);
         }
         joined
     }
