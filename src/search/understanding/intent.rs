@@ -271,11 +271,19 @@ const ORGAN_HARM_SECTIONS: &[&str] = &[
     "boxed_warning",
 ];
 
+/// The entry of `claimed_cues` of an organ harm phrase, one past the table's.
+const ORGAN_HARM_ENTRY: usize = SECTION_INTENTS.len();
+/// The entry of an organ harm phrase after "for": what the drug is for ("potassium citrate for
+/// kidney stones"), not a harm it does; it claims its words and asks for nothing.
+const ORGAN_PURPOSE_ENTRY: usize = SECTION_INTENTS.len() + 1;
+
 /// The sections of an entry of `claimed_cues`: a table entry's, or an organ harm's.
 fn entry_sections(entry: usize) -> &'static [&'static str] {
-    SECTION_INTENTS
-        .get(entry)
-        .map_or(ORGAN_HARM_SECTIONS, |(_, wanted)| *wanted)
+    match SECTION_INTENTS.get(entry) {
+        Some((_, wanted)) => wanted,
+        None if entry == ORGAN_HARM_ENTRY => ORGAN_HARM_SECTIONS,
+        None => &[],
+    }
 }
 
 /// The sections a wording asks for, in the table's order. Every cue found claims its words,
@@ -283,7 +291,7 @@ fn entry_sections(entry: usize) -> &'static [&'static str] {
 /// warning" asks for the Boxed Warning, not also for Warnings and Precautions by its "warning".
 pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     let mut sections: Vec<&'static str> = Vec::new();
-    let mut asked = vec![false; SECTION_INTENTS.len() + 1];
+    let mut asked = vec![false; ORGAN_PURPOSE_ENTRY + 1];
     for (_, entry) in claimed_cues(&format!(" {lower} ")) {
         asked[entry] = true;
     }
@@ -354,18 +362,24 @@ fn heads_any<'a>(word_stems: &[String], keys: impl IntoIterator<Item = &'a str>)
 }
 
 /// The cues claiming words of `padded`, longest first, each with its entry of
-/// `SECTION_INTENTS` (an organ harm phrase's entry is the table's length).
+/// `SECTION_INTENTS` (an organ harm phrase's is `ORGAN_HARM_ENTRY`, or `ORGAN_PURPOSE_ENTRY`
+/// right after "for").
 fn claimed_cues(padded: &str) -> Vec<(Range<usize>, usize)> {
     static ORGAN_HARMS: LazyLock<Vec<String>> = LazyLock::new(crate::curated::organ_harm_phrases);
     let table = SECTION_INTENTS.iter().enumerate();
     let cues = table.flat_map(|(entry, (cues, _))| cues.iter().map(move |cue| (*cue, entry)));
     let harms = ORGAN_HARMS
         .iter()
-        .map(|phrase| (phrase.as_str(), SECTION_INTENTS.len()));
+        .map(|phrase| (phrase.as_str(), ORGAN_HARM_ENTRY));
     let mut found: Vec<(Range<usize>, usize)> = cues
         .chain(harms)
         .flat_map(|(cue, entry)| {
             occurrences(padded, cue, WordEdge::Start).map(move |span| (span, entry))
+        })
+        .map(|(span, entry)| {
+            let purpose = entry == ORGAN_HARM_ENTRY && padded[..span.start].ends_with(" for ");
+            let entry = if purpose { ORGAN_PURPOSE_ENTRY } else { entry };
+            (span, entry)
         })
         .collect();
     found.sort_by_key(|(span, entry)| (std::cmp::Reverse(span.len()), span.start, *entry));
@@ -616,6 +630,12 @@ mod tests {
                 "an organ phrase labels write for a harm: {harm}"
             );
         }
+        assert!(
+            v.understand("sertraline for kidney stones")
+                .sections
+                .is_empty(),
+            "an organ phrase after \"for\" is what the drug is for, and asks for no dosing"
+        );
         assert_eq!(
             v.understand("sertraline dose in renal failure").sections[0],
             "dosage_and_administration"
