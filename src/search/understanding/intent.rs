@@ -291,7 +291,7 @@ fn entry_sections(entry: usize) -> &'static [&'static str] {
 /// warning" asks for the Boxed Warning, not also for Warnings and Precautions by its "warning".
 pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     let mut sections: Vec<&'static str> = Vec::new();
-    let mut asked = vec![false; ORGAN_PURPOSE_ENTRY + 1];
+    let mut asked = [false; ORGAN_PURPOSE_ENTRY + 1];
     for (_, entry) in claimed_cues(&format!(" {lower} ")) {
         asked[entry] = true;
     }
