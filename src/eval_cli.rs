@@ -13,12 +13,16 @@ use drugcite::eval::{held_out, parse_question, score, EvalQuestion, Judged, Part
 use drugcite::store::DataDir;
 
 /// Writes one JSON line per question of `files`: file name, id, kind, whether it is held out,
-/// and the candidate texts with their copies' features and relevance.
+/// the candidate texts with their copies' features and relevance, and its topic's vector with
+/// the id of the model that made it.
 pub fn ranking_features(
     data_dir: DataDir,
     embedder: Option<Arc<Embedder>>,
     files: &[PathBuf],
 ) -> anyhow::Result<()> {
+    let model_id = embedder
+        .as_ref()
+        .map(|e| drugcite::search::section_space::model_id_hex(&e.vector_space()));
     let engine = Engine::open(data_dir, embedder)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in files {
@@ -27,10 +31,11 @@ pub fn ranking_features(
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
         for judged in &questions {
             let question = Question::parse(Some(judged.question.clone()))?;
-            let texts = engine.searcher.training_texts(&question, judged)?;
+            let found = engine.searcher.training_question(&question, judged)?;
             let row = serde_json::json!({
                 "file": name, "id": judged.id, "kind": judged.kind,
-                "held": held.contains(&judged.id), "texts": texts,
+                "held": held.contains(&judged.id), "texts": found.texts,
+                "topic_vector": found.topic_vector, "model_id": model_id,
             });
             std::io::Write::write_all(&mut out, format!("{row}\n").as_bytes())?;
         }

@@ -26,10 +26,11 @@ pub struct TextScores {
 pub struct CopyFeatures {
     pub lexical: f32,
     pub semantic: f32,
-    /// Similarity of the question to the copy's section description, minus that of the
-    /// section it is most similar to (0 for the best-matching section, below 0 for others);
-    /// for a copy of the subject's label, the most similar of the sections its label has (a
-    /// label without a Pregnancy section answers a pregnancy question in its nearest one).
+    /// Similarity of the question's topic to the copy's section (its description and its
+    /// learned prototype, `section_space.rs`), minus that of the section it is most similar to
+    /// (0 for the best-matching section, below 0 for others); for a copy of the subject's
+    /// label, the most similar of the sections its label has (a label without a Pregnancy
+    /// section answers a pregnancy question in its nearest one).
     pub section_similarity: f32,
     /// How much more similar the question is to its best section description than to the
     /// next one (for a copy of the subject's label, at most its label's best over its next):

@@ -1,11 +1,16 @@
 //! Section intent by meaning: each clinical section's description (what the section answers, in
-//! the words of FDA's labeling rule, 21 CFR 201.57) embedded once by the question model; a
-//! question's similarity to each description gives the `section_similarity` ranking feature.
-//! Knows no cue words and no drugs; never ranks by itself.
+//! the words of FDA's labeling rule, 21 CFR 201.57) embedded once by the question model, and a
+//! learned prototype of each group of sections — the mean topic vector of the fit questions
+//! answered there (`section-prototypes.json`, made by `scripts/fit-section-prototypes.py`). A
+//! question's similarity to both gives the `section_similarity` ranking feature. Knows no cue
+//! words and no drugs; never ranks by itself.
 
 use std::collections::HashMap;
 
+use serde::Deserialize;
+
 use crate::embed::{dot, EmbedError, Embedder};
+use crate::store::VectorSpace;
 
 /// Section keys sharing one description, and the description.
 const DESCRIPTIONS: &[(&[&str], &str)] = &[
@@ -84,10 +89,40 @@ const DESCRIPTIONS: &[(&[&str], &str)] = &[
     ),
 ];
 
-/// The embedded descriptions, by section key.
-pub struct SectionSpace {
+/// The learned prototypes, with the id of the model whose vectors they average.
+const PROTOTYPES: &str = include_str!("section-prototypes.json");
+
+#[derive(Deserialize)]
+struct Learned {
+    model_id: String,
+    prototypes: Vec<Prototype>,
+}
+
+#[derive(Deserialize)]
+struct Prototype {
+    sections: Vec<String>,
+    vector: Vec<f32>,
+}
+
+/// Why the learned prototypes cannot measure a model's question vectors.
+#[derive(Debug, thiserror::Error)]
+pub enum PrototypeError {
+    #[error("section prototypes unreadable: {0}")]
+    Unreadable(#[from] serde_json::Error),
+    #[error("section prototypes were learned with model {learned}, not with {model}; refit them")]
+    OtherModel { learned: String, model: String },
+}
+
+/// Vectors standing for sections, by section key: the embedded descriptions, or the prototypes.
+struct Anchors {
     vectors: Vec<Vec<f32>>,
-    by_key: HashMap<&'static str, usize>,
+    by_key: HashMap<String, usize>,
+}
+
+/// The embedded descriptions and, when they were learned with the same model, the prototypes.
+pub struct SectionSpace {
+    descriptions: Anchors,
+    prototypes: Option<Anchors>,
 }
 
 impl SectionSpace {
@@ -97,16 +132,72 @@ impl SectionSpace {
         let by_key = DESCRIPTIONS
             .iter()
             .enumerate()
-            .flat_map(|(i, (keys, _))| keys.iter().map(move |key| (*key, i)))
+            .flat_map(|(i, (keys, _))| keys.iter().map(move |key| (key.to_string(), i)))
             .collect();
-        Ok(Self { vectors, by_key })
+        let prototypes = match prototypes(PROTOTYPES, &embedder.vector_space()) {
+            Ok(prototypes) => Some(prototypes),
+            Err(error) => {
+                tracing::warn!(%error, "section meaning from the descriptions alone");
+                None
+            }
+        };
+        Ok(Self {
+            descriptions: Anchors { vectors, by_key },
+            prototypes,
+        })
     }
 
-    /// The question's similarity to every description, relative to the best: 0 for the most
-    /// similar section, negative for the others; sections without a description get the
-    /// lowest value.
+    /// The question's similarity to every section, relative to the best: 0 for the most
+    /// similar section, negative for the others; sections without a vector get the lowest
+    /// value. With prototypes, the mean of the description's and the prototype's.
     pub fn relative_similarity(&self, question: &[f32]) -> SectionSimilarity<'_> {
-        let similarities: Vec<f32> = self.vectors.iter().map(|v| dot(question, v)).collect();
+        let descriptions = Relative::of(&self.descriptions, question);
+        let prototypes = self.prototypes.as_ref().map(|p| Relative::of(p, question));
+        SectionSimilarity {
+            margin: descriptions.margin,
+            descriptions,
+            prototypes,
+        }
+    }
+}
+
+/// The prototypes of `json`, when they were learned in `space` (the same model's vectors).
+fn prototypes(json: &str, space: &VectorSpace) -> Result<Anchors, PrototypeError> {
+    let learned: Learned = serde_json::from_str(json)?;
+    let model = model_id_hex(space);
+    let fits = |p: &Prototype| p.vector.len() == space.dimensions;
+    if learned.model_id != model || !learned.prototypes.iter().all(fits) {
+        return Err(PrototypeError::OtherModel {
+            learned: learned.model_id,
+            model,
+        });
+    }
+    let by_key = learned
+        .prototypes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| p.sections.iter().map(move |key| (key.clone(), i)))
+        .collect();
+    let vectors = learned.prototypes.into_iter().map(|p| p.vector).collect();
+    Ok(Anchors { vectors, by_key })
+}
+
+/// The model id of `space` as the prototypes file writes it: 32 lowercase hex digits.
+pub fn model_id_hex(space: &VectorSpace) -> String {
+    space.model_id.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A question's similarity to each of some anchors, relative to the best.
+struct Relative<'a> {
+    anchors: &'a Anchors,
+    relative: Vec<f32>,
+    floor: f32,
+    margin: f32,
+}
+
+impl<'a> Relative<'a> {
+    fn of(anchors: &'a Anchors, question: &[f32]) -> Self {
+        let similarities: Vec<f32> = anchors.vectors.iter().map(|v| dot(question, v)).collect();
         let best = similarities.iter().copied().fold(f32::MIN, f32::max);
         let lowest = similarities.iter().copied().fold(f32::MAX, f32::min);
         let second = similarities
@@ -114,20 +205,26 @@ impl SectionSpace {
             .copied()
             .filter(|s| *s < best)
             .fold(lowest, f32::max);
-        SectionSimilarity {
-            space: self,
+        Self {
+            anchors,
             relative: similarities.iter().map(|s| s - best).collect(),
             floor: lowest - best,
             margin: best - second,
         }
     }
+
+    fn of_section(&self, section_key: &str) -> f32 {
+        self.anchors
+            .by_key
+            .get(section_key)
+            .map_or(self.floor, |&i| self.relative[i])
+    }
 }
 
 /// One question's relative similarity to the sections.
 pub struct SectionSimilarity<'a> {
-    space: &'a SectionSpace,
-    relative: Vec<f32>,
-    floor: f32,
+    descriptions: Relative<'a>,
+    prototypes: Option<Relative<'a>>,
     margin: f32,
 }
 
@@ -138,9 +235,77 @@ impl SectionSimilarity<'_> {
     }
 
     pub fn of(&self, section_key: &str) -> f32 {
-        self.space
-            .by_key
-            .get(section_key)
-            .map_or(self.floor, |&i| self.relative[i])
+        let described = self.descriptions.of_section(section_key);
+        match &self.prototypes {
+            Some(learned) => (described + learned.of_section(section_key)) / 2.0,
+            None => described,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn space(model_id: [u8; 16]) -> VectorSpace {
+        VectorSpace {
+            model_id,
+            dimensions: 2,
+        }
+    }
+
+    fn anchors(keys: &[&[&str]], vectors: &[[f32; 2]]) -> Anchors {
+        Anchors {
+            vectors: vectors.iter().map(|v| v.to_vec()).collect(),
+            by_key: keys
+                .iter()
+                .enumerate()
+                .flat_map(|(i, ks)| ks.iter().map(move |k| (k.to_string(), i)))
+                .collect(),
+        }
+    }
+
+    const TWO: &str = r#"{"model_id": "01000000000000000000000000000000", "prototypes": [
+        {"sections": ["contraindications"], "vector": [1.0, 0.0]},
+        {"sections": ["warnings", "precautions"], "vector": [0.0, 1.0]}]}"#;
+
+    #[test]
+    fn section_meaning_is_the_mean_of_the_descriptions_and_the_learned_prototypes() {
+        let mut id = [0; 16];
+        id[0] = 1;
+        let space = SectionSpace {
+            descriptions: anchors(
+                &[&["contraindications"], &["warnings", "precautions"]],
+                &[[0.6, 0.8], [0.0, 1.0]],
+            ),
+            prototypes: Some(prototypes(TWO, &space(id)).expect("prototypes of this model")),
+        };
+        let similarity = space.relative_similarity(&[0.8, 0.6]);
+        // Descriptions: 0.96 and 0.6 (contraindications best by 0.36); prototypes: 0.8 and 0.6.
+        assert_eq!(similarity.of("contraindications"), 0.0);
+        assert!((similarity.of("precautions") + (0.36 + 0.2) / 2.0).abs() < 1e-6);
+        assert_eq!(similarity.of("warnings"), similarity.of("precautions"));
+        assert!(
+            (similarity.margin() - 0.36).abs() < 1e-6,
+            "the margin is the descriptions'"
+        );
+        assert_eq!(
+            similarity.of("overdosage"),
+            similarity.of("warnings"),
+            "a section without a vector gets the lowest similarity"
+        );
+    }
+
+    #[test]
+    fn prototypes_of_another_model_are_refused() {
+        let refused = prototypes(TWO, &space([2; 16]));
+        assert!(matches!(refused, Err(PrototypeError::OtherModel { .. })));
+    }
+
+    #[test]
+    fn the_committed_prototypes_parse() {
+        let learned: Learned = serde_json::from_str(PROTOTYPES).expect("committed prototypes");
+        assert!(learned.prototypes.len() >= 10);
+        assert_eq!(learned.model_id.len(), 32);
     }
 }

@@ -31,20 +31,34 @@ pub struct TrainingCopy {
     pub features: CopyFeatures,
 }
 
+/// One question's training row: its candidate texts, and the vector of its topic (the
+/// question without its subject's words) that section meaning is measured with (`None`
+/// without a model).
+#[derive(Serialize)]
+pub struct TrainingQuestion {
+    pub texts: Vec<TrainingText>,
+    pub topic_vector: Option<Vec<f32>>,
+}
+
 impl Searcher {
     /// The candidate texts of `question` (the text of `judged`) with their copies' features and
     /// relevance under `judged`'s rules (empty when the question has nothing to search).
-    pub fn training_texts(
+    pub fn training_question(
         &self,
         question: &Question,
         judged: &EvalQuestion,
-    ) -> Result<Vec<TrainingText>, EngineError> {
+    ) -> Result<TrainingQuestion, EngineError> {
         let found = self.retrieve(question, CANDIDATES)?;
-        self.with_candidates(&found, |candidates| {
+        let texts = self.with_candidates(&found, |candidates| {
             fused_texts(candidates)
                 .iter()
                 .map(|text| training_text(&found, judged, text, candidates))
-                .collect()
+                .collect::<Result<_, _>>()
+        })?;
+        let topic_vector = found.query_vector.as_deref().cloned();
+        Ok(TrainingQuestion {
+            texts,
+            topic_vector,
         })
     }
 }
