@@ -6,7 +6,8 @@
 //! (`openings.rs`) — given by the routes the noun implies (a shot is injected, a pill
 //! swallowed); BM25's labels count only when one of them is also near in meaning. They then
 //! stand as the question's subject, and a question asking nothing else asks for their
-//! Indications. Reads the index; never ranks.
+//! Indications; named after a joining word beside a subject ("azathioprine with gout
+//! medicine"), they are its partners. Reads the index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -16,9 +17,9 @@ use crate::embed::EmbedError;
 use crate::engine::EngineError;
 use crate::live::Live;
 use crate::search::lexical::{analyse, section_candidates};
-use crate::search::understanding::medicine::form_routes;
+use crate::search::understanding::medicine::{form_routes, JOINING_WORDS};
 use crate::search::understanding::medicine_condition::condition_of_medicine;
-use crate::search::understanding::{DrugMention, Understanding};
+use crate::search::understanding::{paired_sections, DrugMention, Understanding};
 use crate::store::StoreError;
 
 /// The section whose text says what a drug treats.
@@ -29,6 +30,9 @@ const TEXTS: usize = 200;
 const SHARE_OF_BEST: f32 = 0.5;
 /// At most this many labels, best first.
 const MAX_LABELS: usize = 150;
+/// A medicine named as a partner by its condition stands for at most this many labels; more
+/// ("pain medicine") name no particular partner.
+const MAX_PARTNER_LABELS: usize = 40;
 /// A label is indicated by meaning when the opening of one of its Indications texts is at
 /// least this similar to the condition (unit vectors; unrelated openings score about 0.1–0.3)…
 const MEANING_FLOOR: f32 = 0.4;
@@ -57,22 +61,8 @@ pub fn with_indicated_subject(
         return Ok(understanding);
     }
     let phrase = named.words.join(" ");
-    let condition = analyse(&live.snapshot, &phrase);
-    if condition.is_empty() {
-        return Ok(understanding);
-    }
     let routes = named.noun.and_then(|noun| form_routes().get(noun));
-    let by_meaning = match (embed, &live.openings) {
-        (Some(embed), Some(openings)) => openings.nearest(&embed(&phrase)?, TEXTS),
-        _ => Vec::new(),
-    };
-    let near = near_in_meaning(live, &by_meaning);
-    let mut labels = corroborated(indicated_labels(live, &condition, routes)?, near.as_ref());
-    labels.extend(labels_by_meaning(live, &by_meaning, routes));
-    if labels.is_empty() {
-        let worded = indicated_by_label_wording(live, &phrase, routes)?;
-        labels = corroborated(worded, near.as_ref());
-    }
+    let labels = labels_indicated_for(live, &phrase, routes, embed)?;
     if !labels.is_empty() {
         understanding.subject_open = false;
         if named.asks_what_treats && understanding.sections.is_empty() {
@@ -88,6 +78,97 @@ pub fn with_indicated_subject(
         });
     }
     Ok(understanding)
+}
+
+/// `understanding` with the labels indicated for a condition as partners of its subject, when
+/// it names a second medicine by that condition after a joining word ("azathioprine with gout
+/// medicine", "erection pill with chest pain medicine"): the names their texts use for them
+/// and their classes ("allopurinol", "xanthine oxidase inhibitors"; "nitrates"), not the
+/// condition's own words, join the partner names the subject's texts are searched for, and the
+/// question asks for a pair's sections; more than `MAX_PARTNER_LABELS` name none. Unchanged
+/// otherwise.
+pub fn with_indicated_partner(
+    live: &Live,
+    mut understanding: Understanding,
+    embed: Option<&EmbedPhrase<'_>>,
+) -> Result<Understanding, EngineError> {
+    let Some(subject) = understanding.subject().cloned() else {
+        return Ok(understanding);
+    };
+    let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
+    let Some((phrase, noun)) = joined_medicine(&understanding.topic, &subject.word, is_word) else {
+        return Ok(understanding);
+    };
+    let routes = form_routes().get(noun);
+    let mut labels = labels_indicated_for(live, &phrase, routes, embed)?;
+    labels.retain(|label| !subject.labels.contains(label));
+    if labels.len() > MAX_PARTNER_LABELS {
+        return Ok(understanding);
+    }
+    let partner = DrugMention {
+        word: phrase,
+        class: None,
+        labels,
+        combinations: BTreeSet::new(),
+    };
+    let mut names = live.vocabulary.names_of_partner(&partner);
+    names.remove(&partner.word);
+    understanding.partner_names.extend(names);
+    if understanding.subject_names.is_empty() {
+        understanding.subject_names = live.vocabulary.names_of_partner(&subject);
+    }
+    understanding.partner_labels.extend(partner.labels);
+    understanding.sections = paired_sections(std::mem::take(&mut understanding.sections));
+    Ok(understanding)
+}
+
+/// The condition words and medicine noun of a medicine named by its condition after a joining
+/// word of `topic`, when they are not the subject's own (`subject_word`).
+fn joined_medicine(
+    topic: &str,
+    subject_word: &str,
+    is_word: impl Fn(&str) -> bool + Copy,
+) -> Option<(String, &'static str)> {
+    let words: Vec<&str> = topic.split(' ').collect();
+    let joins = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| JOINING_WORDS.contains(w));
+    joins.into_iter().find_map(|(at, _)| {
+        let after = words[at + 1..].join(" ");
+        let named = condition_of_medicine(&after, is_word);
+        let phrase = named.words.join(" ");
+        let noun = named.noun?;
+        (!phrase.is_empty() && phrase != subject_word).then_some((phrase, noun))
+    })
+}
+
+/// The current labels indicated for the condition `phrase`, given by one of `routes` when some
+/// are named: by BM25 over Indications texts (confirmed by one near in meaning) and by the
+/// nearest Indications openings; when neither finds one, by BM25 over the label wording of the
+/// phrase's everyday words.
+fn labels_indicated_for(
+    live: &Live,
+    phrase: &str,
+    routes: Option<&Vec<String>>,
+    embed: Option<&EmbedPhrase<'_>>,
+) -> Result<BTreeSet<u32>, EngineError> {
+    let condition = analyse(&live.snapshot, phrase);
+    if condition.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    let by_meaning = match (embed, &live.openings) {
+        (Some(embed), Some(openings)) => openings.nearest(&embed(phrase)?, TEXTS),
+        _ => Vec::new(),
+    };
+    let near = near_in_meaning(live, &by_meaning);
+    let mut labels = corroborated(indicated_labels(live, &condition, routes)?, near.as_ref());
+    labels.extend(labels_by_meaning(live, &by_meaning, routes));
+    if labels.is_empty() {
+        let worded = indicated_by_label_wording(live, phrase, routes)?;
+        labels = corroborated(worded, near.as_ref());
+    }
+    Ok(labels)
 }
 
 /// The labels with an Indications text among `nearest` (the `TEXTS` openings most similar to
@@ -209,6 +290,35 @@ fn given_by(live: &Live, label: u32, routes: Option<&Vec<String>>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_medicine_named_by_its_condition_after_a_joining_word_is_a_partner() {
+        let is_word = |w: &str| !["with", "for", "my", "a", "the", "can", "i", "take"].contains(&w);
+        let joined = |topic, subject| joined_medicine(topic, subject, is_word);
+        assert_eq!(
+            joined("with gout medicine", "azathioprine"),
+            Some(("gout".to_owned(), "medicine"))
+        );
+        assert_eq!(
+            joined("for pku with parkinsons medicine", "sapropterin"),
+            Some(("parkinsons".to_owned(), "medicine"))
+        );
+        assert_eq!(
+            joined("erection pill with chest pain medicine", "erection"),
+            Some(("chest pain".to_owned(), "medicine")),
+            "the subject's own medicine is no partner"
+        );
+        assert_eq!(
+            joined("gout medicine side effects", "x"),
+            None,
+            "nothing joined"
+        );
+        assert_eq!(
+            joined("with grapefruit juice", "x"),
+            None,
+            "no medicine noun"
+        );
+    }
 
     #[test]
     fn the_condition_leaves_the_query_within_its_labels() {

@@ -164,6 +164,7 @@ impl Searcher {
             .as_ref()
             .map(|embed| embed as &indicated::EmbedPhrase<'_>);
         let understanding = indicated::with_indicated_subject(&live, understanding, embed)?;
+        let understanding = indicated::with_indicated_partner(&live, understanding, embed)?;
         let or_question = |text: &'_ str| {
             if analyse(&live.snapshot, text).is_empty() {
                 question.as_str().to_owned()

@@ -1,7 +1,8 @@
 //! The texts of a label that name a partner drug (`labels_texts_naming`, behind the ranking
 //! features `names_partner` and `partner_names_subject`): exactly the current texts of the
 //! given labels holding the name, a phrase only with its words in order, over the subset of the
-//! shared corpus; and a partner's text naming the subject answering a pair question.
+//! shared corpus; a partner's text naming the subject answering a pair question; and a partner
+//! named only by the condition it treats.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -77,5 +78,22 @@ async fn a_partner_text_naming_the_subject_answers_the_pair() {
             .iter()
             .any(|name| text.contains(name)),
         "methotrexate's first text names the subject: {first_of_partner}"
+    );
+}
+
+/// A partner named only by what it treats ("gout medicine"): the labels indicated for gout are
+/// the partners, so azathioprine's text naming allopurinol (a xanthine oxidase inhibitor)
+/// answers first.
+#[tokio::test]
+async fn a_partner_named_by_its_condition_is_the_labels_indicated_for_it() {
+    let dir = embedded_index_of(&["azathioprine", "allopurinol", "methotrexate"]);
+    let app = spawn_app_with(&dir.path().join("data"), GENEROUS).await;
+    let reply = app.search("azathioprine with gout medicine", 3).await;
+    let first = &results(&reply)[0];
+    let text = first["text"].as_str().unwrap().to_lowercase();
+    assert_eq!(first["drug"]["name"], "azathioprine");
+    assert!(
+        text.contains("allopurinol") || text.contains("xanthine oxidase"),
+        "the subject's text naming a gout medicine comes first: {first}"
     );
 }

@@ -447,7 +447,7 @@ fn general_warning_sections() -> Vec<&'static str> {
 /// the interaction's after the dosing sections when it asks only how to dose (the dose an
 /// interaction sets is given in either: "azathioprine dose when starting allopurinol"), its
 /// wording's otherwise ("X with Y overdose").
-pub(super) fn paired_sections(asked: Vec<&'static str>) -> Vec<&'static str> {
+pub fn paired_sections(asked: Vec<&'static str>) -> Vec<&'static str> {
     if asked.is_empty() || asked == general_warning_sections() {
         interaction_sections()
     } else if asked == dosing_sections() {

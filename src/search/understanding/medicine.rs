@@ -10,7 +10,7 @@ use super::drug_words::HEAD_NOUNS;
 use crate::text::name_words;
 
 /// Words joining a second thing to the subject: "X with …", "X while on …", "X and …".
-pub(super) const JOINING_WORDS: &[&str] = &[
+pub const JOINING_WORDS: &[&str] = &[
     "with", "and", "plus", "on", "while", "taking", "after", "before", "or", "vs", "versus",
 ];
 

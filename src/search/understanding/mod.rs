@@ -32,9 +32,8 @@ mod wording;
 use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
 pub(crate) use drug_words::name_parts;
 use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
-use intent::{
-    add_population_sections, asked_sections, cue_words_left_out, joined_to_subject, paired_sections,
-};
+pub use intent::paired_sections;
+use intent::{add_population_sections, asked_sections, cue_words_left_out, joined_to_subject};
 use label_brands::SaltWords;
 use later_words::with_unsuffixed;
 use lay::LayTerms;

@@ -117,6 +117,12 @@ impl DrugVocabulary {
         }
     }
 
+    /// The names a label text uses for `mention` as a partner (or a subject) of a pair: see
+    /// `names_of`. For a partner found outside the vocabulary (`search::indicated`).
+    pub fn names_of_partner(&self, mention: &DrugMention) -> BTreeSet<String> {
+        self.names_of(mention)
+    }
+
     /// The mention's word and what its labels call their drug; for a class, also its phrases,
     /// its name and its curated members.
     fn names_of(&self, mention: &DrugMention) -> BTreeSet<String> {
