@@ -20,9 +20,7 @@ pub fn ranking_features(
     embedder: Option<Arc<Embedder>>,
     files: &[PathBuf],
 ) -> anyhow::Result<()> {
-    let model_id = embedder
-        .as_ref()
-        .map(|e| drugcite::search::section_space::model_id_hex(&e.vector_space()));
+    let model_id = embedder.as_ref().map(|e| e.vector_space().model_id_hex());
     let engine = Engine::open(data_dir, embedder)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for file in files {

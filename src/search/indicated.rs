@@ -111,11 +111,11 @@ pub fn with_indicated_partner(
         labels,
         combinations: BTreeSet::new(),
     };
-    let mut names = live.vocabulary.names_of_partner(&partner);
+    let mut names = live.vocabulary.names_of(&partner);
     names.remove(&partner.word);
     understanding.partner_names.extend(names);
     if understanding.subject_names.is_empty() {
-        understanding.subject_names = live.vocabulary.names_of_partner(&subject);
+        understanding.subject_names = live.vocabulary.names_of(&subject);
     }
     understanding.partner_labels.extend(partner.labels);
     understanding.sections = paired_sections(std::mem::take(&mut understanding.sections));

@@ -147,6 +147,12 @@ impl SectionSpace {
         })
     }
 
+    /// Whether the learned prototypes measure this model's questions (they were learned with
+    /// it); without them section meaning is the descriptions' alone.
+    pub fn has_prototypes(&self) -> bool {
+        self.prototypes.is_some()
+    }
+
     /// The question's similarity to every section, relative to the best: 0 for the most
     /// similar section, negative for the others; sections without a vector get the lowest
     /// value. With prototypes, the mean of the description's and the prototype's.
@@ -154,7 +160,6 @@ impl SectionSpace {
         let descriptions = Relative::of(&self.descriptions, question);
         let prototypes = self.prototypes.as_ref().map(|p| Relative::of(p, question));
         SectionSimilarity {
-            margin: descriptions.margin,
             descriptions,
             prototypes,
         }
@@ -164,7 +169,7 @@ impl SectionSpace {
 /// The prototypes of `json`, when they were learned in `space` (the same model's vectors).
 fn prototypes(json: &str, space: &VectorSpace) -> Result<Anchors, PrototypeError> {
     let learned: Learned = serde_json::from_str(json)?;
-    let model = model_id_hex(space);
+    let model = space.model_id_hex();
     let fits = |p: &Prototype| p.vector.len() == space.dimensions;
     if learned.model_id != model || !learned.prototypes.iter().all(fits) {
         return Err(PrototypeError::OtherModel {
@@ -180,11 +185,6 @@ fn prototypes(json: &str, space: &VectorSpace) -> Result<Anchors, PrototypeError
         .collect();
     let vectors = learned.prototypes.into_iter().map(|p| p.vector).collect();
     Ok(Anchors { vectors, by_key })
-}
-
-/// The model id of `space` as the prototypes file writes it: 32 lowercase hex digits.
-pub fn model_id_hex(space: &VectorSpace) -> String {
-    space.model_id.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A question's similarity to each of some anchors, relative to the best.
@@ -225,13 +225,12 @@ impl<'a> Relative<'a> {
 pub struct SectionSimilarity<'a> {
     descriptions: Relative<'a>,
     prototypes: Option<Relative<'a>>,
-    margin: f32,
 }
 
 impl SectionSimilarity<'_> {
     /// How much more similar the question is to its best description than to the next.
     pub fn margin(&self) -> f32 {
-        self.margin
+        self.descriptions.margin
     }
 
     pub fn of(&self, section_key: &str) -> f32 {

@@ -30,6 +30,14 @@ pub struct VectorSpace {
     pub dimensions: usize,
 }
 
+impl VectorSpace {
+    /// The model id as files outside the index record it (`search/section-prototypes.json`):
+    /// 32 lowercase hex digits.
+    pub fn model_id_hex(&self) -> String {
+        format!("{:032x}", u128::from_be_bytes(self.model_id))
+    }
+}
+
 pub(crate) struct VectorWriter {
     file: BufWriter<File>,
 }

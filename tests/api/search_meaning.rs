@@ -4,12 +4,14 @@
 //! ("drug for …", "what treats …", "drugs for …", "treatment options for …") is answered from
 //! the Indications of the labels for it; a condition no Indications text words as the question
 //! does is found by the labels' wording.
-//! The section a question means is looked for among the sections the subject's label has.
+//! The section a question means is looked for among the sections the subject's label has, and
+//! measured with the committed section prototypes, learned with the installed model.
 
 use std::sync::Arc;
 
 use drugcite::live::{Live, LiveIndex, OpenOptions};
 use drugcite::search::indicated::{with_indicated_subject, EmbedPhrase};
+use drugcite::search::section_space::SectionSpace;
 use drugcite::search::understanding::Understanding;
 use drugcite::store::DataDir;
 
@@ -157,5 +159,16 @@ fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
     assert!(
         !with_meaning.iter().any(|n| n == "atorvastatin calcium"),
         "{with_meaning:?}"
+    );
+}
+
+/// A prototypes file learned with another model would silently leave section meaning to the
+/// descriptions alone; the committed one must measure the installed model's questions.
+#[test]
+fn the_committed_section_prototypes_were_learned_with_the_installed_model() {
+    let space = SectionSpace::embed(&embedder()).expect("section descriptions embedded");
+    assert!(
+        space.has_prototypes(),
+        "refit them: scripts/fit-section-prototypes.py (README, round r26)"
     );
 }

@@ -117,15 +117,11 @@ impl DrugVocabulary {
         }
     }
 
-    /// The names a label text uses for `mention` as a partner (or a subject) of a pair: see
-    /// `names_of`. For a partner found outside the vocabulary (`search::indicated`).
-    pub fn names_of_partner(&self, mention: &DrugMention) -> BTreeSet<String> {
-        self.names_of(mention)
-    }
-
     /// The mention's word and what its labels call their drug; for a class, also its phrases,
-    /// its name and its curated members.
-    fn names_of(&self, mention: &DrugMention) -> BTreeSet<String> {
+    /// its name and its curated members: the names a label text uses for it as a partner (or
+    /// a subject) of a pair, also for a partner found outside the vocabulary
+    /// (`search::indicated`).
+    pub fn names_of(&self, mention: &DrugMention) -> BTreeSet<String> {
         let mut names = BTreeSet::from([mention.word.clone()]);
         let called = mention
             .labels
