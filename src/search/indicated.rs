@@ -18,7 +18,9 @@ use crate::engine::EngineError;
 use crate::live::Live;
 use crate::search::lexical::{analyse, section_candidates};
 use crate::search::understanding::medicine::{form_routes, JOINING_WORDS};
-use crate::search::understanding::medicine_condition::condition_of_medicine;
+use crate::search::understanding::medicine_condition::{
+    condition_of_medicine, readings_of_medicine, MedicineCondition,
+};
 use crate::search::understanding::{paired_sections, DrugMention, Understanding};
 use crate::store::StoreError;
 
@@ -56,7 +58,10 @@ pub fn with_indicated_subject(
         return Ok(understanding);
     }
     let is_word = |word: &str| !analyse(&live.snapshot, word).is_empty();
-    let named = condition_of_medicine(&understanding.topic, is_word);
+    let readings = readings_of_medicine(&understanding.topic, is_word);
+    let Some(named) = likeliest_reading(live, readings, embed)? else {
+        return Ok(understanding);
+    };
     if understanding.subject_open && !named.by_purpose {
         return Ok(understanding);
     }
@@ -78,6 +83,34 @@ pub fn with_indicated_subject(
         });
     }
     Ok(understanding)
+}
+
+/// Of the readings of a medicine's condition, the one some label's Indications opening is
+/// nearest in meaning to ("hot flashes", not "non hormone", of "non hormone pill for hot
+/// flashes"); the first when there is one reading or no vectors to weigh them by.
+fn likeliest_reading<'a>(
+    live: &Live,
+    readings: Vec<MedicineCondition<'a>>,
+    embed: Option<&EmbedPhrase<'_>>,
+) -> Result<Option<MedicineCondition<'a>>, EngineError> {
+    let (Some(embed), Some(openings), true) = (embed, &live.openings, readings.len() > 1) else {
+        return Ok(readings.into_iter().next());
+    };
+    let mut likeliest: Option<(f32, MedicineCondition<'a>)> = None;
+    for reading in readings {
+        let vector = embed(&reading.words.join(" "))?;
+        let nearest = openings.nearest(&vector, 1);
+        let similarity = nearest
+            .first()
+            .map_or(f32::MIN, |(_, similarity)| *similarity);
+        if likeliest
+            .as_ref()
+            .is_none_or(|(best, _)| similarity > *best)
+        {
+            likeliest = Some((similarity, reading));
+        }
+    }
+    Ok(likeliest.map(|(_, reading)| reading))
 }
 
 /// `understanding` with the labels indicated for a condition as partners of its subject, when

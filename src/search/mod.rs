@@ -165,6 +165,13 @@ impl Searcher {
             .map(|embed| embed as &indicated::EmbedPhrase<'_>);
         let understanding = indicated::with_indicated_subject(&live, understanding, embed)?;
         let understanding = indicated::with_indicated_partner(&live, understanding, embed)?;
+        tracing::debug!(
+            subject = ?understanding.drugs.iter().map(|d| (&d.word, d.class.as_deref(), d.labels.len())).collect::<Vec<_>>(),
+            sections = ?understanding.sections,
+            keywords = %understanding.keywords,
+            subject_keywords = %understanding.subject_keywords,
+            "question understood"
+        );
         let or_question = |text: &'_ str| {
             if analyse(&live.snapshot, text).is_empty() {
                 question.as_str().to_owned()

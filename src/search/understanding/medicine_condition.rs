@@ -39,6 +39,12 @@ pub struct MedicineCondition<'a> {
 /// question of a condition, a medicine noun and these asks what treats the condition.
 const CHOICE_WORDS: &[&str] = &["option", "options", "choice", "choices", "available"];
 
+/// Words that may open a purpose phrase before its condition ("for a fungal eye infection",
+/// "for my kid's warts"): English determiners and possessives.
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "these", "those",
+];
+
 /// What names the medicine in a question: a treating verb, or a medicine noun (singular).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Anchor {
@@ -60,90 +66,118 @@ fn anchor(word: &str) -> Option<Anchor> {
     medicine_noun(word).or_else(treatment).map(Anchor::Noun)
 }
 
-/// The condition of the first medicine noun or treating verb of `text`. A verb's condition is
-/// its object ("tardive dyskinesia" of "what treats tardive dyskinesia"). A noun's is its
-/// purpose phrase when that is a curated condition term ("constipation" of "pill for
-/// constipation from…"), else the words right before it ("gout" of "gout medicine that…"), else
-/// its whole purpose phrase ("pulmonary arterial hypertension" of "drug for pulmonary arterial
-/// hypertension"). Each is at most `MAX_MODIFIERS` words and stops at a word `is_word` rejects
-/// (a stop word) or a verb opening a yes/no question ("can"). The question asks what treats the
-/// condition when its other words are stop words or `CHOICE_WORDS` ("rls medication", "PBC
-/// treatment options"; not "antibiotic for uti and now my tendon hurts"). No words and no noun
-/// without an anchor.
+/// The condition of the first medicine noun or treating verb of `text`: the first of
+/// `readings_of_medicine`, or no words and no noun without an anchor.
 pub fn condition_of_medicine(text: &str, is_word: impl Fn(&str) -> bool) -> MedicineCondition<'_> {
+    readings_of_medicine(text, is_word)
+        .into_iter()
+        .next()
+        .unwrap_or(MedicineCondition {
+            words: Vec::new(),
+            noun: None,
+            by_purpose: false,
+            asks_what_treats: false,
+        })
+}
+
+/// The readings of the condition of the first medicine noun or treating verb of `text`, the
+/// likelier first; none without an anchor. A verb's condition is its object ("tardive
+/// dyskinesia" of "what treats tardive dyskinesia"). A noun's is its purpose phrase when that
+/// is a curated condition term ("constipation" of "pill for constipation from…"), else the
+/// words right before it when they are one; when neither is, both are readings ("non hormone"
+/// and "hot flashes" of "non hormone pill for hot flashes"; the words before first unless a
+/// word of the purpose phrase is a condition term), and which the labels' indications mean is
+/// for the caller to weigh. Each is at most `MAX_MODIFIERS` words and stops at a word
+/// `is_word` rejects (a stop word) or a verb opening a yes/no question ("can"). A reading asks
+/// what treats the condition when the question's other words are stop words or `CHOICE_WORDS`
+/// ("rls medication", "PBC treatment options"; not "antibiotic for uti and now my tendon
+/// hurts").
+pub fn readings_of_medicine(
+    text: &str,
+    is_word: impl Fn(&str) -> bool,
+) -> Vec<MedicineCondition<'_>> {
     let words: Vec<&str> = name_words(text).collect();
     let Some((at, anchor)) = words
         .iter()
         .enumerate()
         .find_map(|(at, w)| Some((at, anchor(w)?)))
     else {
-        return MedicineCondition {
-            words: Vec::new(),
-            noun: None,
-            by_purpose: false,
-            asks_what_treats: false,
-        };
+        return Vec::new();
     };
     let modifier = |word: &&str| is_word(word) && !AUXILIARY_VERBS.contains(word);
-    let (condition, span, noun, by_purpose) = match anchor {
+    let (readings, noun) = match anchor {
         Anchor::Verb => {
             let object = object_of(&words[at + 1..], modifier);
             let span = at..at + 1 + object.len();
-            (object, span, None, true)
+            (vec![(object, span, true)], None)
         }
-        Anchor::Noun(noun) => {
-            let (condition, span, by_purpose) = condition_of_noun(&words, at, &modifier);
-            (condition, span, Some(noun), by_purpose)
-        }
+        Anchor::Noun(noun) => (readings_of_noun(&words, at, &modifier), Some(noun)),
     };
-    let asks_nothing_else = words
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !span.contains(i))
-        .all(|(_, w)| !modifier(w) || CHOICE_WORDS.contains(w));
-    MedicineCondition {
-        asks_what_treats: !condition.is_empty() && asks_nothing_else,
-        by_purpose: by_purpose && !condition.is_empty(),
-        words: condition,
-        noun,
-    }
+    readings
+        .into_iter()
+        .map(|(condition, span, by_purpose)| {
+            let asks_nothing_else = words
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !span.contains(i))
+                .all(|(_, w)| !modifier(w) || CHOICE_WORDS.contains(w));
+            MedicineCondition {
+                asks_what_treats: !condition.is_empty() && asks_nothing_else,
+                by_purpose: by_purpose && !condition.is_empty(),
+                words: condition,
+                noun,
+            }
+        })
+        .collect()
 }
 
-/// The condition of the medicine noun at `at` in `words` (see `condition_of_medicine`), the
-/// positions of the noun and the condition's words, and whether it is the noun's purpose
-/// phrase. The phrase follows "for", also after a choice word ("treatment options for …"); it
-/// wins over the words before the noun when they are no condition term and it holds one
-/// ("prescription treatments for chronic idiopathic constipation").
-fn condition_of_noun<'a>(
+/// A reading of a noun's condition: its words, the positions of the noun and those words, and
+/// whether they are the noun's purpose phrase.
+type NounReading<'a> = (Vec<&'a str>, Range<usize>, bool);
+
+/// The readings of the condition of the medicine noun at `at` in `words` (see
+/// `readings_of_medicine`), at least one. The purpose phrase follows "for" and any
+/// determiners, also after a choice word ("treatment options for …"); read as the condition,
+/// it makes the words before the noun part of the medicine's name ("eye" of "eye drops for a
+/// fungal eye infection"), not something else the question asks.
+fn readings_of_noun<'a>(
     words: &[&'a str],
     at: usize,
     modifier: &impl Fn(&&str) -> bool,
-) -> (Vec<&'a str>, Range<usize>, bool) {
+) -> Vec<NounReading<'a>> {
     let (opening, after) = match &words[at + 1..] {
         ["for", rest @ ..] => (1, rest),
         [choice, "for", rest @ ..] if CHOICE_WORDS.contains(choice) => (2, rest),
         _ => (0, &[][..]),
     };
+    let determiners = after
+        .iter()
+        .take_while(|word| DETERMINERS.contains(word))
+        .count();
+    let (opening, after) = (opening + determiners, &after[determiners..]);
     let run = leading_run(after, modifier);
-    let purpose = curated_prefix(&run);
-    if !purpose.is_empty() {
-        let span = at..at + 1 + opening + purpose.len();
-        return (purpose, span, true);
-    }
     let mut start = at;
     while start > 0 && at - start < MAX_MODIFIERS && modifier(&words[start - 1]) {
         start -= 1;
     }
-    let before = &words[start..at];
+    let purpose = curated_prefix(&run);
+    if !purpose.is_empty() {
+        let span = start..at + 1 + opening + purpose.len();
+        return vec![(purpose, span, true)];
+    }
+    let before = (words[start..at].to_vec(), start..at + 1, false);
+    let opened = if run.is_empty() { 0 } else { opening };
+    let purpose = (run.clone(), start..at + 1 + opened + run.len(), true);
     let run_names_one = run
         .iter()
         .any(|word| names_condition(std::slice::from_ref(word)));
-    if !before.is_empty() && (names_condition(before) || !run_names_one) {
-        return (before.to_vec(), start..at + 1, false);
+    match (before.0.is_empty(), run.is_empty()) {
+        (true, _) => vec![purpose],
+        (false, true) => vec![before],
+        (false, false) if names_condition(&before.0) => vec![before],
+        (false, false) if run_names_one => vec![purpose, before],
+        (false, false) => vec![before, purpose],
     }
-    let opened = if run.is_empty() { 0 } else { opening };
-    let span = at..at + 1 + opened + run.len();
-    (run, span, true)
 }
 
 /// A treating verb's object: the longest curated condition term opening `after`, else the
@@ -298,9 +332,50 @@ mod tests {
             "words before the noun that name no condition yield to a purpose that holds one"
         );
         assert_eq!(
+            modifiers("eye drops for a fungal eye infection"),
+            ["fungal", "eye", "infection"],
+            "determiners open the purpose phrase"
+        );
+        assert_eq!(
             modifiers("medicine for seizures liver enzymes"),
             ["seizures"],
             "the condition ends where the curated term does"
+        );
+    }
+
+    #[test]
+    fn words_before_the_noun_and_a_purpose_naming_no_condition_term_are_both_readings() {
+        let stop = ["for", "a", "my"];
+        let readings = |text| {
+            readings_of_medicine(text, |w| !stop.contains(&w))
+                .into_iter()
+                .map(|r| (r.words.join(" "), r.by_purpose))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            readings("non hormone pill for hot flashes"),
+            [
+                ("non hormone".to_owned(), false),
+                ("hot flashes".to_owned(), true)
+            ]
+        );
+        assert_eq!(
+            readings("heartburn pills for years broken hip"),
+            [
+                ("heartburn".to_owned(), false),
+                ("years broken hip".to_owned(), true)
+            ]
+        );
+        assert_eq!(
+            readings("pill for constipation from pain meds"),
+            [("constipation".to_owned(), true)],
+            "a purpose that is a condition term is the one reading"
+        );
+        assert!(readings("does it cause rash").is_empty(), "no anchor");
+        let fungal = readings_of_medicine("eye drops for a fungal infection", |w| w != "a");
+        assert!(
+            fungal.iter().any(|r| r.by_purpose && r.asks_what_treats),
+            "read by its purpose, the words before the noun name the medicine: nothing else is asked"
         );
     }
 
