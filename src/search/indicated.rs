@@ -86,8 +86,9 @@ pub fn with_indicated_subject(
 }
 
 /// Of the readings of a medicine's condition, the one some label's Indications opening is
-/// nearest in meaning to ("hot flashes", not "non hormone", of "non hormone pill for hot
-/// flashes"); the first when there is one reading or no vectors to weigh them by.
+/// nearest in meaning to ("fungal eye infection", not "eye", of "eye drops for a fungal eye
+/// infection"; "heartburn", not "years broken hip", of "heartburn pills for years broken
+/// hip"); the first when there is one reading or no vectors to weigh them by.
 fn likeliest_reading<'a>(
     live: &Live,
     readings: Vec<MedicineCondition<'a>>,
