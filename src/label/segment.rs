@@ -5,7 +5,8 @@
 //! subsection headings. 100 words is the passage size BM25 is strongest at on this corpus and
 //! stays within the 256-token window of small sentence-embedding models (≈1.4 tokens a word).
 //! Text that a label repeats verbatim in a more specific section (e.g. "8.1 Pregnancy" inside
-//! "Use in Specific Populations") is segmented once, under the more specific section.
+//! "Use in Specific Populations") is segmented once, under the more specific section; a section
+//! that is only its parent's general part ("General Precautions") is not more specific.
 
 use memchr::memmem;
 
@@ -21,6 +22,12 @@ const MIN_TAIL_WORDS: usize = 30;
 const MIN_REPEAT_BYTES: usize = 200;
 /// What is left of a string around masked repeats is kept only from this many words up.
 const MIN_REMAINDER_WORDS: usize = 8;
+
+/// Sections that are only the untitled general part of their parent: openFDA's
+/// `general_precautions` is the "General:" paragraph of Precautions. Such text says nothing more
+/// specific than its parent does, so while the parent holds it, it is indexed there, under the
+/// section readers (and question rules: "Warnings or Precautions") know.
+const GENERAL_PARTS: &[&str] = &["general_precautions"];
 
 const ABBREVIATIONS: &[&str] = &[
     "e.g.", "i.e.", "etc.", "vs.", "dr.", "approx.", "no.", "fig.", "al.", "inc.", "ltd.", "co.",
@@ -39,7 +46,8 @@ pub fn segment_label(record: &LabelRecord) -> Vec<Segment> {
     let mut seen = std::collections::HashSet::new();
     let mut segments = Vec::new();
     for section in &record.sections {
-        for string in &section.strings {
+        let parts = section.strings.iter();
+        for string in parts.filter(|string| !held_by_parent(string, section, &record.sections)) {
             for (start, end) in segment_spans(string, section, &record.sections) {
                 let text = &string[start..end];
                 let fingerprint = Fingerprint::of_segment(&record.meta.set_id, &section.key, text);
@@ -82,10 +90,25 @@ fn segment_spans(string: &str, own: &Section, all: &[Section]) -> Vec<(usize, us
     spans
 }
 
-/// Ranges of `string` that are verbatim copies of shorter strings of other sections.
+/// Whether `string` of a `GENERAL_PARTS` section is repeated verbatim in another section's.
+fn held_by_parent(string: &str, own: &Section, all: &[Section]) -> bool {
+    GENERAL_PARTS.contains(&own.key.as_str())
+        && all
+            .iter()
+            .filter(|other| other.key != own.key)
+            .flat_map(|other| &other.strings)
+            .any(|parent| {
+                parent.len() > string.len()
+                    && memmem::find(parent.as_bytes(), string.as_bytes()).is_some()
+            })
+}
+
+/// Ranges of `string` that are verbatim copies of shorter strings of other, more specific
+/// sections.
 fn repeated_elsewhere(string: &str, own: &Section, all: &[Section]) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
-    for other in all.iter().filter(|s| s.key != own.key) {
+    let specific = |s: &&Section| s.key != own.key && !GENERAL_PARTS.contains(&s.key.as_str());
+    for other in all.iter().filter(specific) {
         for needle in &other.strings {
             if needle.len() < MIN_REPEAT_BYTES || needle.len() >= string.len() {
                 continue;
@@ -297,6 +320,41 @@ mod tests {
         };
         assert_eq!(of("pregnancy"), [child.as_str()]);
         assert_eq!(of("use_in_specific_populations"), [lactation.as_str()]);
+    }
+
+    #[test]
+    fn a_general_part_repeated_in_its_parent_is_indexed_in_the_parent() {
+        let general = format!("General: {}", sentence(1, 60));
+        let patients = format!("Information for Patients: {}", sentence(2, 60));
+        let parent = format!("PRECAUTIONS {general} {patients}");
+        let record = label(
+            "s",
+            &[
+                ("general_precautions", &general),
+                ("information_for_patients", &patients),
+                ("precautions", &parent),
+            ],
+        );
+        let segments = segment_label(&record);
+        let of = |key: &str| -> Vec<&str> {
+            segments
+                .iter()
+                .filter(|s| s.section_key == key)
+                .map(|s| s.text.as_str())
+                .collect()
+        };
+        assert!(of("general_precautions").is_empty());
+        assert_eq!(
+            of("precautions"),
+            [format!("PRECAUTIONS {general}").as_str()]
+        );
+        assert_eq!(of("information_for_patients"), [patients.as_str()]);
+        let alone = label("s", &[("general_precautions", &general)]);
+        assert_eq!(
+            segment_label(&alone)[0].section_key,
+            "general_precautions",
+            "without a parent holding it, the general part is indexed as itself"
+        );
     }
 
     #[test]
