@@ -4,6 +4,7 @@
 //! labels is `mod.rs`.
 
 use super::LabelNames;
+use crate::text::name_words;
 
 /// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
 const NOT_DRUG_WORDS: &[&str] = &[
@@ -111,10 +112,27 @@ pub(super) fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a S
     let substances = label.names.len().saturating_sub(1 + label.brands.len());
     let mixture = listed.max(substances) > MIXTURE_INGREDIENTS;
     let brand = |name: &str| label.brands.iter().any(|b| b.eq_ignore_ascii_case(name));
+    let first_word = name_words(&generic).next().map(str::to_owned);
+    let described = move |name: &str| {
+        let lower = name.to_lowercase();
+        brand(name)
+            && first_word
+                .as_deref()
+                .is_some_and(|w| words_before(&lower, w))
+    };
     label
         .names
         .iter()
         .filter(move |name| !mixture || brand(name) || (listed == 1 && **name == generic))
+        .filter(move |name| !described(name))
+}
+
+/// Whether `word` is a word of `name` after its first: a brand that names its generic after
+/// other words ("good sense levocetirizine", "head lice treatment ivermectin lotion") is a
+/// seller's or a description's words before the drug's name, not a name of it ("good",
+/// "head").
+fn words_before(name: &str, word: &str) -> bool {
+    name_words(name).skip(1).any(|w| w == word)
 }
 
 /// A label name split where it lists several ingredients ("a, b, and c"; "a/b").

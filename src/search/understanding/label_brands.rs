@@ -169,15 +169,15 @@ mod tests {
     #[test]
     fn a_brand_the_text_names_beside_one_drug_names_its_labels() {
         let v = vocabulary().with_label_brands(vec![
-            mention("zanaflex", &[], &["hydrochloride", "tizanidine"]),
-            mention("zanaflex", &["tizanidine"], &["take"]),
+            mention("sirdalud", &[], &["hydrochloride", "tizanidine"]),
+            mention("sirdalud", &["tizanidine"], &["take"]),
             mention("tworx", &[], &["tizanidine"]),
             mention("tworx", &[], &["ciprofloxacin"]),
             mention("twoname", &["tizanidine", "alfa"], &[]),
             mention("nomatch", &[], &["take", "with"]),
         ]);
-        let understood = v.understand("Can I take Zanaflex with ciprofloxacin?");
-        assert_eq!(understood.drugs[0].word, "zanaflex");
+        let understood = v.understand("Can I take Sirdalud with ciprofloxacin?");
+        assert_eq!(understood.drugs[0].word, "sirdalud");
         assert_eq!(understood.drugs[0].labels, BTreeSet::from([0]));
         assert!(understood.unlabelled_drugs.is_empty());
         let ambiguous = v.understand("tworx and ciprofloxacin");
@@ -190,7 +190,7 @@ mod tests {
             v.understand("twoname").drugs.is_empty(),
             "a name of two words"
         );
-        assert!(vocabulary().understand("zanaflex").drugs.is_empty());
+        assert!(vocabulary().understand("sirdalud").drugs.is_empty());
     }
 
     #[test]

@@ -488,3 +488,29 @@ fn a_drug_abbreviation_names_its_drug_or_is_reported_without_a_label() {
     let asa = v.understand("sertraline with asa");
     assert_eq!(asa.unlabelled_drugs, ["asa"], "aspirin has no label here");
 }
+
+#[test]
+fn a_brand_naming_its_generic_after_other_words_names_the_drug_by_the_generic_only() {
+    let names = [
+        vec![
+            "levocetirizine dihydrochloride".to_owned(),
+            "good sense levocetirizine".to_owned(),
+        ],
+        vec!["ibuprofen".to_owned(), "advil".to_owned()],
+    ];
+    let brands = [vec![names[0][1].clone()], vec![names[1][1].clone()]];
+    let v = DrugVocabulary::build(names.iter().zip(&brands).enumerate().map(|(i, (n, b))| {
+        LabelNames {
+            label: i as u32,
+            generic: &n[0],
+            names: n.as_slice(),
+            brands: b.as_slice(),
+            classes: &[],
+            routes: &[],
+        }
+    }));
+    let words =
+        |q: &str| -> Vec<String> { v.understand(q).drugs.into_iter().map(|d| d.word).collect() };
+    assert_eq!(words("is it good to take advil with food"), ["advil"]);
+    assert_eq!(words("levocetirizine and alcohol"), ["levocetirizine"]);
+}
