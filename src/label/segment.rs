@@ -298,6 +298,15 @@ mod tests {
         assert_eq!(sentence_ends(text, &words), [3, words.len()]);
     }
 
+    /// The texts of `segments` in the section `key`, in order.
+    fn texts_of<'a>(segments: &'a [Segment], key: &str) -> Vec<&'a str> {
+        segments
+            .iter()
+            .filter(|s| s.section_key == key)
+            .map(|s| s.text.as_str())
+            .collect()
+    }
+
     #[test]
     fn text_repeated_in_a_more_specific_section_is_indexed_once_there() {
         let child = format!("8.1 Pregnancy {}", sentence(1, 60));
@@ -311,13 +320,7 @@ mod tests {
             ],
         );
         let segments = segment_label(&record);
-        let of = |key: &str| -> Vec<&str> {
-            segments
-                .iter()
-                .filter(|s| s.section_key == key)
-                .map(|s| s.text.as_str())
-                .collect()
-        };
+        let of = |key: &str| texts_of(&segments, key);
         assert_eq!(of("pregnancy"), [child.as_str()]);
         assert_eq!(of("use_in_specific_populations"), [lactation.as_str()]);
     }
@@ -336,13 +339,7 @@ mod tests {
             ],
         );
         let segments = segment_label(&record);
-        let of = |key: &str| -> Vec<&str> {
-            segments
-                .iter()
-                .filter(|s| s.section_key == key)
-                .map(|s| s.text.as_str())
-                .collect()
-        };
+        let of = |key: &str| texts_of(&segments, key);
         assert!(of("general_precautions").is_empty());
         assert_eq!(
             of("precautions"),
