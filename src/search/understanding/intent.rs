@@ -7,6 +7,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::lay::stems;
+use super::medicine_condition::ends_in_condition_term;
 use super::populations::populations;
 use crate::label::{section_keys, section_name};
 use crate::text::{name_words, occurrences, WordEdge};
@@ -403,11 +404,15 @@ const JOINING_BEFORE: &[&str] = &["taking", "with"];
 /// Whether the words right around the subject at `subject` join something to it: whether the
 /// second thing is a drug or a condition, the question asks what the label says of the pair,
 /// which the interaction sections hold (with the contraindications and warnings among them).
+/// An effect named right before "with" ("flu-like symptoms with peginterferon", "hair loss
+/// with …") is what the subject may cause, not a second thing.
 pub(super) fn joined_to_subject(tokens: &[&str], subject: &Range<usize>) -> bool {
     let after = tokens.get(subject.end);
     let before = subject.start.checked_sub(1).map(|at| tokens[at]);
+    let an_effect_with =
+        || before == Some("with") && ends_in_condition_term(&tokens[..subject.start - 1]);
     after.is_some_and(|w| JOINING_AFTER.contains(w))
-        || before.is_some_and(|w| JOINING_BEFORE.contains(&w))
+        || (before.is_some_and(|w| JOINING_BEFORE.contains(&w)) && !an_effect_with())
 }
 
 /// Adds, after those already asked for, the subsections of the populations `lower` names
@@ -690,6 +695,11 @@ mod tests {
         assert!(joined("cipro with antacids or milk", 0..1));
         assert!(joined("can I drink beer while taking tinidazole", 6..7));
         assert!(!joined("atomoxetine in patients with heart problems", 0..1));
+        assert!(
+            !joined("how common is hair loss with methotrexate", 6..7),
+            "an effect before 'with' is the subject's own"
+        );
+        assert!(joined("grapefruit juice with atorvastatin", 3..4));
         assert!(!joined("metformin", 0..1));
     }
 

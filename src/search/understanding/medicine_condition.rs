@@ -215,6 +215,20 @@ fn curated_prefix<'a>(run: &[&'a str]) -> Vec<&'a str> {
         .unwrap_or_default()
 }
 
+/// Whether `words` end in a curated condition term of any origin, at most `MAX_MODIFIERS`
+/// words long ("flu-like symptoms", "hair loss"), the last word's plural "s" ignored.
+pub(super) fn ends_in_condition_term(words: &[&str]) -> bool {
+    static TERMS: LazyLock<HashSet<String>> =
+        LazyLock::new(|| curated_terms().into_iter().map(|term| term.term).collect());
+    (1..=MAX_MODIFIERS.min(words.len())).any(|length| {
+        let phrase = words[words.len() - length..].join(" ");
+        TERMS.contains(&phrase)
+            || phrase
+                .strip_suffix('s')
+                .is_some_and(|singular| TERMS.contains(singular))
+    })
+}
+
 /// Whether `words` are a curated condition term, the last word's plural "s" ignored.
 fn names_condition(words: &[&str]) -> bool {
     static TERMS: LazyLock<HashSet<String>> = LazyLock::new(|| {
