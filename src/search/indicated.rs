@@ -88,7 +88,8 @@ pub fn with_indicated_subject(
 /// Of the readings of a medicine's condition, the one some label's Indications opening is
 /// nearest in meaning to ("fungal eye infection", not "eye", of "eye drops for a fungal eye
 /// infection"; "heartburn", not "years broken hip", of "heartburn pills for years broken
-/// hip"); the first when there is one reading or no vectors to weigh them by.
+/// hip"); the first when there is one reading or no vectors to weigh them by. (On every
+/// question of our files the meaning agrees with the readings' order.)
 fn likeliest_reading<'a>(
     live: &Live,
     readings: Vec<MedicineCondition<'a>>,
@@ -97,21 +98,29 @@ fn likeliest_reading<'a>(
     let (Some(embed), Some(openings), true) = (embed, &live.openings, readings.len() > 1) else {
         return Ok(readings.into_iter().next());
     };
-    let mut likeliest: Option<(f32, MedicineCondition<'a>)> = None;
-    for reading in readings {
+    most_similar(readings, |reading| {
         let vector = embed(&reading.words.join(" "))?;
         let nearest = openings.nearest(&vector, 1);
-        let similarity = nearest
+        Ok(nearest
             .first()
-            .map_or(f32::MIN, |(_, similarity)| *similarity);
-        if likeliest
-            .as_ref()
-            .is_none_or(|(best, _)| similarity > *best)
-        {
-            likeliest = Some((similarity, reading));
+            .map_or(f32::MIN, |(_, similarity)| *similarity))
+    })
+}
+
+/// The item of `items` with the highest `similarity`, the earliest of equals; `None` when
+/// there is none.
+fn most_similar<T, E>(
+    items: Vec<T>,
+    mut similarity: impl FnMut(&T) -> Result<f32, E>,
+) -> Result<Option<T>, E> {
+    let mut best: Option<(f32, T)> = None;
+    for item in items {
+        let score = similarity(&item)?;
+        if best.as_ref().is_none_or(|(top, _)| score > *top) {
+            best = Some((score, item));
         }
     }
-    Ok(likeliest.map(|(_, reading)| reading))
+    Ok(best.map(|(_, item)| item))
 }
 
 /// `understanding` with the labels indicated for a condition as partners of its subject, when
@@ -352,6 +361,28 @@ mod tests {
             None,
             "no medicine noun"
         );
+    }
+
+    #[test]
+    fn the_reading_nearest_in_meaning_wins_and_the_first_of_equals() {
+        let similarity = |reading: &&str| -> Result<f32, ()> {
+            Ok(match *reading {
+                "fungal eye infection" => 0.51,
+                "eye" => 0.30,
+                _ => 0.30,
+            })
+        };
+        assert_eq!(
+            most_similar(vec!["eye", "fungal eye infection"], similarity),
+            Ok(Some("fungal eye infection")),
+            "the nearer reading, though second"
+        );
+        assert_eq!(
+            most_similar(vec!["eye", "other"], similarity),
+            Ok(Some("eye")),
+            "equals keep their order"
+        );
+        assert_eq!(most_similar(Vec::<&str>::new(), similarity), Ok(None));
     }
 
     #[test]

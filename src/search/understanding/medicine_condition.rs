@@ -220,13 +220,8 @@ fn curated_prefix<'a>(run: &[&'a str]) -> Vec<&'a str> {
 pub(super) fn ends_in_condition_term(words: &[&str]) -> bool {
     static TERMS: LazyLock<HashSet<String>> =
         LazyLock::new(|| curated_terms().into_iter().map(|term| term.term).collect());
-    (1..=MAX_MODIFIERS.min(words.len())).any(|length| {
-        let phrase = words[words.len() - length..].join(" ");
-        TERMS.contains(&phrase)
-            || phrase
-                .strip_suffix('s')
-                .is_some_and(|singular| TERMS.contains(singular))
-    })
+    (1..=MAX_MODIFIERS.min(words.len()))
+        .any(|length| is_term(&TERMS, &words[words.len() - length..]))
 }
 
 /// Whether `words` are a curated condition term, the last word's plural "s" ignored.
@@ -238,11 +233,16 @@ fn names_condition(words: &[&str]) -> bool {
             .map(|term| term.term)
             .collect()
     });
+    is_term(&TERMS, words)
+}
+
+/// Whether `words`, joined by spaces, are one of `terms`, the last word's plural "s" ignored.
+fn is_term(terms: &HashSet<String>, words: &[&str]) -> bool {
     let phrase = words.join(" ");
-    TERMS.contains(&phrase)
+    terms.contains(&phrase)
         || phrase
             .strip_suffix('s')
-            .is_some_and(|singular| TERMS.contains(singular))
+            .is_some_and(|singular| terms.contains(singular))
 }
 
 #[cfg(test)]
