@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::form::AUXILIARY_VERBS;
-use super::medicine::medicine_noun;
+use super::medicine::{medicine_noun, JOINING_WORDS};
 use crate::conditions::lexicon::curated_terms;
 use crate::text::name_words;
 
@@ -157,7 +157,7 @@ fn readings_of_noun<'a>(
     let (opening, after) = (opening + determiners, &after[determiners..]);
     let run = leading_run(after, modifier);
     let mut start = at;
-    while start > 0 && at - start < MAX_MODIFIERS && modifier(&words[start - 1]) {
+    while start > 0 && at - start < MAX_MODIFIERS && opens_no_phrase(words[start - 1], modifier) {
         start -= 1;
     }
     let purpose = curated_prefix(&run);
@@ -178,6 +178,14 @@ fn readings_of_noun<'a>(
         (false, false) if run_names_one => vec![purpose, before],
         (false, false) => vec![before, purpose],
     }
+}
+
+/// Whether `word`, right before a medicine noun's condition words, is one of them: a
+/// determiner or possessive opens the noun phrase ("my" of "taking my anxiety medicine") and a
+/// joining word links it to what comes before ("taking", "with"), so neither is, nor anything
+/// before them.
+fn opens_no_phrase(word: &str, modifier: &impl Fn(&&str) -> bool) -> bool {
+    modifier(&word) && !DETERMINERS.contains(&word) && !JOINING_WORDS.contains(&word)
 }
 
 /// A treating verb's object: the longest curated condition term opening `after`, else the
@@ -305,6 +313,18 @@ mod tests {
             (gout.words, gout.by_purpose, gout.asks_what_treats),
             (vec!["gout"], false, false)
         );
+    }
+
+    #[test]
+    fn a_determiner_or_a_joining_word_opens_the_words_before_the_noun() {
+        let before = |text| condition_of_medicine(text, |w| w != "i").words;
+        assert_eq!(before("can i stop taking my anxiety medicine"), ["anxiety"]);
+        assert_eq!(
+            before("took my weekly arthritis pill"),
+            ["weekly", "arthritis"]
+        );
+        assert_eq!(before("grapefruit juice with gout medicine"), ["gout"]);
+        assert_eq!(before("migraine shot"), ["migraine"]);
     }
 
     #[test]
