@@ -73,15 +73,24 @@ const ASKING_WORDS: &[&str] = &["which", "what", "any", "other"];
 /// Shortest word taken as a drug name on its own (shorter ones collide with ordinary words).
 const MIN_NAME_WORD: usize = 4;
 
+/// Possessives: "my anxiety meds" are the asker's own medicines, not drugs in general.
+const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+/// Words before a medicine noun that a possessive may stand before ("my blood pressure meds").
+const POSSESSED_WORDS: usize = 3;
+
 /// Whether the word at `at` asks for drugs in general: "drugs", "medications"…, or "which drug";
-/// not "drug interactions".
+/// not "drug interactions", nor a possessive's medicines ("my seizure meds").
 pub(super) fn asks_for_drugs(tokens: &[&str], at: usize) -> bool {
     let word = tokens[at];
     let next_is_interaction = tokens
         .get(at + 1)
         .is_some_and(|n| n.starts_with("interaction"));
     let asked = at > 0 && ASKING_WORDS.contains(&tokens[at - 1]);
+    let possessed = tokens[at.saturating_sub(POSSESSED_WORDS)..at]
+        .iter()
+        .any(|w| POSSESSIVES.contains(w));
     !next_is_interaction
+        && !possessed
         && (GENERIC_DRUG_WORDS.contains(&word) || (asked && GENERIC_DRUG_WORD.contains(&word)))
 }
 

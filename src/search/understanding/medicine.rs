@@ -48,12 +48,20 @@ pub fn form_routes() -> &'static BTreeMap<String, Vec<String>> {
     &ROUTES
 }
 
-/// The medicine noun `word` is, in the singular ("pills" is "pill").
+/// Clipped words people type for a medicine noun, and the noun they stand for.
+const CLIPPED_NOUNS: &[(&str, &str)] = &[("med", "medication"), ("meds", "medication")];
+
+/// The medicine noun `word` is, in the singular ("pills" is "pill", "meds" "medication").
 pub fn medicine_noun(word: &str) -> Option<&'static str> {
     let nouns = medicine_nouns();
+    let clipped = || {
+        let (_, noun) = CLIPPED_NOUNS.iter().find(|(clip, _)| *clip == word)?;
+        nouns.get(*noun)
+    };
     nouns
         .get(word)
         .or_else(|| nouns.get(word.strip_suffix('s')?))
+        .or_else(clipped)
         .map(String::as_str)
 }
 
