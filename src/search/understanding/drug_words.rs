@@ -74,7 +74,7 @@ const ASKING_WORDS: &[&str] = &["which", "what", "any", "other"];
 const MIN_NAME_WORD: usize = 4;
 
 /// Possessives: "my anxiety meds" are the asker's own medicines, not drugs in general.
-const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+pub(super) const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
 /// Words before a medicine noun that a possessive may stand before ("my blood pressure meds").
 const POSSESSED_WORDS: usize = 3;
 

@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use super::drug_words::POSSESSIVES;
 use super::form::AUXILIARY_VERBS;
 use super::medicine::{medicine_noun, JOINING_WORDS};
 use crate::conditions::lexicon::curated_terms;
@@ -39,11 +40,14 @@ pub struct MedicineCondition<'a> {
 /// question of a condition, a medicine noun and these asks what treats the condition.
 const CHOICE_WORDS: &[&str] = &["option", "options", "choice", "choices", "available"];
 
-/// Words that may open a purpose phrase before its condition ("for a fungal eye infection",
-/// "for my kid's warts"): English determiners and possessives.
-const DETERMINERS: &[&str] = &[
-    "a", "an", "the", "my", "your", "his", "her", "our", "their", "this", "these", "those",
-];
+/// With the possessives, the words that may open a purpose phrase before its condition ("for
+/// a fungal eye infection", "for my kid's warts"): English articles and demonstratives.
+const ARTICLES: &[&str] = &["a", "an", "the", "this", "these", "those"];
+
+/// Whether `word` is a determiner or a possessive.
+fn is_determiner(word: &str) -> bool {
+    ARTICLES.contains(&word) || POSSESSIVES.contains(&word)
+}
 
 /// What names the medicine in a question: a treating verb, or a medicine noun (singular).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -150,10 +154,7 @@ fn readings_of_noun<'a>(
         [choice, "for", rest @ ..] if CHOICE_WORDS.contains(choice) => (2, rest),
         _ => (0, &[][..]),
     };
-    let determiners = after
-        .iter()
-        .take_while(|word| DETERMINERS.contains(word))
-        .count();
+    let determiners = after.iter().take_while(|word| is_determiner(word)).count();
     let (opening, after) = (opening + determiners, &after[determiners..]);
     let run = leading_run(after, modifier);
     let mut start = at;
@@ -185,7 +186,7 @@ fn readings_of_noun<'a>(
 /// joining word links it to what comes before ("taking", "with"), so neither is, nor anything
 /// before them.
 fn opens_no_phrase(word: &str, modifier: &impl Fn(&&str) -> bool) -> bool {
-    modifier(&word) && !DETERMINERS.contains(&word) && !JOINING_WORDS.contains(&word)
+    modifier(&word) && !is_determiner(word) && !JOINING_WORDS.contains(&word)
 }
 
 /// A treating verb's object: the longest curated condition term opening `after`, else the
@@ -325,6 +326,15 @@ mod tests {
         );
         assert_eq!(before("grapefruit juice with gout medicine"), ["gout"]);
         assert_eq!(before("migraine shot"), ["migraine"]);
+    }
+
+    #[test]
+    fn meds_is_read_as_a_medicine_noun() {
+        let named = condition_of_medicine("my anxiety meds", |w| w != "my");
+        assert_eq!(
+            (named.words, named.noun),
+            (vec!["anxiety"], Some("medication"))
+        );
     }
 
     #[test]
