@@ -25,7 +25,7 @@ import sys
 from collections import defaultdict
 
 FLAGS = ["combination", "other_drug", "unnamed_drug", "off_section", "peripheral", "patient_voice",
-         "names_partner", "partner_names_subject"]
+         "names_partner", "partner_names_subject", "names_effect"]
 SCALARS = ["section_similarity", "section_rank"]
 GRIDS = {
     "semantic": [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0],
@@ -35,6 +35,7 @@ GRIDS = {
     "meaning_asked": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5],
     "names_partner": [0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0, 1.5, 2.0],
     "partner_names_subject": [0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0, 1.5, 2.0],
+    "names_effect": [0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0, 1.5, 2.0],
 }
 FLAG_GRID = [0.0, -0.1, -0.2, -0.35, -0.5, -0.7, -1.0, -1.5, -2.0, -3.0]
 PRIOR_GRID = [-1.0, -0.6, -0.3, -0.15, 0.0, 0.15, 0.3]

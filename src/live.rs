@@ -10,6 +10,7 @@ use arc_swap::ArcSwap;
 
 use crate::domain::TextHash;
 use crate::graph::Reasoner;
+use crate::search::effects::{EffectIndex, EFFECTS_FILE};
 use crate::search::lexical::LiveTexts;
 use crate::search::openings::OpeningIndex;
 use crate::search::understanding::{DrugVocabulary, LabelWords};
@@ -39,6 +40,8 @@ pub struct Live {
     pub dense: Option<DenseIndex<TextHash>>,
     /// The opening vectors of the current Indications texts (`None` without any).
     pub openings: Option<OpeningIndex>,
+    /// The effects the texts name, with their names' vectors (`None` without them).
+    pub effects: Option<EffectIndex>,
     pub vocabulary: DrugVocabulary,
 }
 
@@ -134,6 +137,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
         live_texts: tables.live_texts,
         dense: tables.dense,
         openings: tables.openings,
+        effects: tables.effects,
         vocabulary,
     })
 }
@@ -147,6 +151,7 @@ struct Tables {
     live_texts: Option<LiveTexts>,
     dense: Option<DenseIndex<TextHash>>,
     openings: Option<OpeningIndex>,
+    effects: Option<EffectIndex>,
     vocabulary: DrugVocabulary,
 }
 
@@ -171,6 +176,7 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
             let openings = open_phase("opening vectors", || {
                 usable_openings(snapshot, options.space, &catalog)
             })?;
+            let effects = open_phase("effect names", || usable_effects(snapshot, options.space))?;
             let words = open_phase("label words", || label_words(snapshot.generation()))?;
             let brands = open_phase("label brands", || label_brands(snapshot.generation()))?;
             let vocabulary = open_phase("drug vocabulary", || {
@@ -178,14 +184,15 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
                     .with_label_words(LabelWords::new(words))
                     .with_label_brands(brands)
             });
-            Ok::<_, StoreError>((copies, live_texts, (dense, openings), vocabulary))
+            let vectors = (dense, openings, effects);
+            Ok::<_, StoreError>((copies, live_texts, vectors, vocabulary))
         })();
         (
             fingerprints.join().expect("building the fingerprint index"),
             rest,
         )
     });
-    let (copies, live_texts, (dense, openings), vocabulary) = rest?;
+    let (copies, live_texts, (dense, openings, effects), vocabulary) = rest?;
     let label_sections = open_phase("label sections", || catalog.label_sections());
     Ok(Tables {
         catalog,
@@ -195,6 +202,7 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
         live_texts,
         dense,
         openings,
+        effects,
         vocabulary,
     })
 }
@@ -246,6 +254,18 @@ fn usable_openings(
         }
         _ => Ok(None),
     }
+}
+
+/// The effects of the generation when their names were embedded by the loaded model.
+fn usable_effects(
+    snapshot: &Snapshot,
+    space: Option<VectorSpace>,
+) -> Result<Option<EffectIndex>, StoreError> {
+    let Some(space) = space else {
+        return Ok(None);
+    };
+    EffectIndex::open(snapshot.generation(), space)
+        .map_err(io_error(format!("reading {EFFECTS_FILE}")))
 }
 
 /// The dense index over one row per distinct text a current segment holds (superseded and

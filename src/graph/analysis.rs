@@ -96,6 +96,13 @@ impl Analyses {
         found
     }
 
+    /// This build's (text, section) pairs and their statements, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (TextHash, &str, &[Found])> {
+        self.current
+            .iter()
+            .map(|((text, section), found)| (*text, section.as_str(), found.as_slice()))
+    }
+
     /// Distinct (text, section) pairs analysed or reused by this build.
     pub fn len(&self) -> usize {
         self.current.len()

@@ -24,8 +24,10 @@ use self::report::ReportBuilder;
 use self::source::RawRecord;
 use crate::conditions::{self, VocabularyTerm};
 use crate::embed::{EmbedError, Embedder};
+use crate::graph::analysis::Analyses;
 use crate::label::{segment_label, LabelRecord, NameSource};
 use crate::progress::{Progress, Unit};
+use crate::search::effects::{write_effects, EffectsError, EFFECTS_FILE};
 use crate::store::history::Withdrawal;
 use crate::store::{
     write_manifest, DataDir, IndexBuilder, SegmentDoc, SegmentView, Snapshot, StoreError,
@@ -150,7 +152,11 @@ pub fn ingest(
     drop(finished);
     let vocabulary = graph_vocabulary(options, base.as_ref())?;
     let previous = base.as_ref().map(Snapshot::generation);
-    (report.graph, report.texts) = build_graph(draft.path(), &vocabulary, previous)?;
+    let analyses;
+    (report.graph, report.texts, analyses) = build_graph(draft.path(), &vocabulary, previous)?;
+    if let Some(embedder) = options.embedder {
+        embed_effects(draft.path(), &analyses, embedder, previous)?;
+    }
     report.texts.embedding_copies = embedding_copies;
     report.seconds = started.elapsed().as_secs_f64();
     write_manifest(draft.path(), &report)?;
@@ -208,7 +214,7 @@ fn build_graph(
     generation: &Path,
     vocabulary: &[VocabularyTerm],
     live: Option<&Path>,
-) -> Result<(GraphReport, TextsReport), StoreError> {
+) -> Result<(GraphReport, TextsReport, Analyses), StoreError> {
     let started = Instant::now();
     tracing::info!(
         vocabulary_terms = vocabulary.len(),
@@ -232,7 +238,31 @@ fn build_graph(
     Ok((
         GraphReport::new(&graph, vocabulary.len(), started.elapsed()),
         texts,
+        built.analyses,
     ))
+}
+
+/// Embeds the names of the effects the graph build found (`search::effects`) into the draft.
+fn embed_effects(
+    generation: &Path,
+    analyses: &Analyses,
+    embedder: &Embedder,
+    previous: Option<&Path>,
+) -> Result<(), IngestError> {
+    let started = Instant::now();
+    let counts = write_effects(generation, analyses, embedder, previous).map_err(|e| match e {
+        EffectsError::Embed(e) => IngestError::Embed(e),
+        EffectsError::Io(e) => crate::store::io_error(format!("writing {EFFECTS_FILE}"))(e).into(),
+    })?;
+    tracing::info!(
+        names = counts.names,
+        embedded = counts.embedded,
+        reused = counts.reused,
+        texts = counts.texts,
+        seconds = started.elapsed().as_secs_f64(),
+        "embedded the effect names"
+    );
+    Ok(())
 }
 
 struct Pipeline<'e> {

@@ -2,9 +2,10 @@
 //! index and within the subject's labels, the subject's texts nearest the question, and its
 //! texts naming the question's partners. Reads the live generation; never ranks.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::features::PartnerTexts;
+use super::effects::{EffectIndex, EFFECT_SECTIONS};
+use super::features::NamedTexts;
 use super::lexical::{
     analyse, labels_candidates, labels_texts, labels_texts_naming, lexical_candidates,
     lexical_candidates_and_within, LexicalHit,
@@ -14,6 +15,9 @@ use super::vectors::DenseIndex;
 use crate::domain::TextHash;
 use crate::live::Live;
 use crate::store::StoreError;
+
+/// Dense candidates: texts and their similarity to the question.
+type DenseCandidates = Vec<(TextHash, f32)>;
 
 /// Extra BM25 candidates taken from the subject drug's (or class's) own labels.
 const SUBJECT_CANDIDATES: usize = 100;
@@ -98,6 +102,49 @@ pub(super) fn subject_nearest(
     Ok(with_missing(asked, nearest(None, SUBJECT_NEAREST)?))
 }
 
+/// The subject's texts naming the effects nearest the question (`effects.rs`; compared with
+/// `effect_vector`, the question without its subject's words) — the label's own words for what
+/// the question says in its own ("bad constipation" → "constipation with serious
+/// complications") — as dense candidates (with their similarity to `vector`, the topic's, in
+/// text order) and with the similarity of the effect each names. None without a subject.
+pub(super) fn effect_texts(
+    live: &Live,
+    understanding: &Understanding,
+    effect_vector: &[f32],
+    vector: &[f32],
+) -> Result<(DenseCandidates, HashMap<TextHash, f32>), StoreError> {
+    let (Some(subject), Some(effects), Some(dense)) =
+        (understanding.subject(), &live.effects, &live.dense)
+    else {
+        return Ok(Default::default());
+    };
+    let texts = labels_texts(live, &subject.labels, None, SUBJECT_TEXTS_READ)?;
+    let own_word = |name: &str| EffectIndex::shares_a_word(name, &subject.word);
+    let Some(named) = effects.nearest(texts.iter().map(|hit| hit.text), effect_vector, &own_word)
+    else {
+        return Ok(Default::default());
+    };
+    tracing::debug!(effects = ?named.names, similarity = named.similarity, texts = named.texts.len(), "effect named");
+    let mut candidates: Vec<(TextHash, f32)> = named
+        .texts
+        .keys()
+        .filter_map(|&text| Some((text, dense.similarity(text, vector)?)))
+        .collect();
+    candidates.sort_by_key(|(text, _)| *text);
+    Ok((candidates, named.texts))
+}
+
+/// Whether the question may ask what its subject causes: it has a subject whose texts'
+/// effects can be compared with it, and it asks first for no section or for one stating
+/// effects (`EFFECT_SECTIONS`; "valsartan while pregnant" or "alectinib severe renal
+/// impairment" name the patient's condition, not an effect).
+pub(super) fn asks_about_effect(live: &Live, understanding: &Understanding) -> bool {
+    let first = understanding.sections.first();
+    live.effects.is_some()
+        && understanding.subject().is_some()
+        && first.is_none_or(|section| EFFECT_SECTIONS.contains(section))
+}
+
 /// The `keep` texts of `texts` most similar by `similarity` (those without one left out),
 /// best first, ties to the smaller hash.
 fn most_similar(
@@ -136,10 +183,10 @@ fn with_missing_by<T>(mut found: Vec<T>, more: Vec<T>, text_of: impl Fn(&T) -> T
 pub(super) fn partner_texts(
     live: &Live,
     understanding: &Understanding,
-) -> Result<PartnerTexts, StoreError> {
+) -> Result<NamedTexts, StoreError> {
     let names = &understanding.partner_names;
     let (Some(subject), false) = (understanding.drugs.first(), names.is_empty()) else {
-        return Ok(PartnerTexts::default());
+        return Ok(NamedTexts::default());
     };
     let naming_partner = texts_naming_partners(live, names, &subject.labels)?;
     let naming_subject = labels_texts_naming(
@@ -147,9 +194,10 @@ pub(super) fn partner_texts(
         &understanding.subject_names,
         &understanding.partner_labels,
     )?;
-    Ok(PartnerTexts {
+    Ok(NamedTexts {
         naming_partner,
         naming_subject,
+        ..NamedTexts::default()
     })
 }
 

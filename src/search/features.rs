@@ -2,7 +2,7 @@
 //! drug and section relate to the question) and the learned weights that turn it into a score
 //! (`ranking-weights.json`, fitted by `scripts/fit-ranking.py`). Pure; no retrieval.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
@@ -58,14 +58,20 @@ pub struct CopyFeatures {
     /// names the subject: the pair's evidence in the other label ("methotrexate" naming NSAIDs
     /// for "ibuprofen with methotrexate").
     pub partner_names_subject: bool,
+    /// A copy of the subject's label, in a section the question asks for (or any), whose text
+    /// names the effect nearest the question among those the subject's texts name ("cardiovascular death" for "dying from heart
+    /// problems").
+    pub names_effect: f32,
 }
 
-/// The texts of the subject's labels that name the question's partners, and of the partners'
-/// labels that name the subject (empty without a partner).
+/// The texts of the subject's labels that name the question's partners, of the partners'
+/// labels that name the subject (both empty without a partner), and of the subject's labels
+/// that name the effect the question asks about (`effects.rs`; empty without one).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct PartnerTexts {
+pub struct NamedTexts {
     pub naming_partner: HashSet<TextHash>,
     pub naming_subject: HashSet<TextHash>,
+    pub naming_effect: HashMap<TextHash, f32>,
 }
 
 /// Score = (lexical + semantic weight × semantic) × exp(Σ weight × feature + the prior of the
@@ -89,6 +95,8 @@ pub struct Weights {
     pub names_partner: f32,
     #[serde(default)]
     pub partner_names_subject: f32,
+    #[serde(default)]
+    pub names_effect: f32,
     /// Learned log-prior per section key (0 for a section not listed).
     #[serde(default)]
     pub section_prior: BTreeMap<String, f32>,
@@ -117,6 +125,7 @@ impl Weights {
             + flag(f.patient_voice, self.patient_voice)
             + flag(f.names_partner, self.names_partner)
             + flag(f.partner_names_subject, self.partner_names_subject)
+            + self.names_effect * f.names_effect
             + self.section_prior.get(section_key).copied().unwrap_or(0.0);
         (f.lexical + self.semantic * f.semantic) * exponent.exp()
     }
@@ -129,7 +138,7 @@ impl CopyFeatures {
     pub fn of(
         scores: TextScores,
         info: &SegmentInfo,
-        (understanding, partners, sections): (&Understanding, &PartnerTexts, &LabelSections),
+        (understanding, partners, sections): (&Understanding, &NamedTexts, &LabelSections),
         similarity: &dyn Fn(&str) -> (f32, f32),
     ) -> Self {
         let section = info.section_key.as_ref();
@@ -167,6 +176,10 @@ impl CopyFeatures {
             partner_names_subject: drug == DrugRelation::Other
                 && !off_section
                 && names(&partners.naming_subject),
+            names_effect: match partners.naming_effect.get(&info.text_hash) {
+                Some(&similarity) if own && !off_section => similarity,
+                _ => 0.0,
+            },
         }
     }
 }
@@ -248,9 +261,10 @@ mod tests {
         };
         let naming = "Avoid use with clarithromycin.";
         let naming_subject = "Increases exposure of colchicine.";
-        let partners = PartnerTexts {
+        let partners = NamedTexts {
             naming_partner: HashSet::from([TextHash::of(naming)]),
             naming_subject: HashSet::from([TextHash::of(naming_subject)]),
+            ..NamedTexts::default()
         };
         let features = |info: &SegmentInfo| {
             let question = (&understanding, &partners, &LabelSections::default());
@@ -290,6 +304,39 @@ mod tests {
     }
 
     #[test]
+    fn a_text_of_the_subject_naming_the_asked_effect_carries_its_similarity() {
+        let understanding = Understanding {
+            drugs: vec![mention(&[0])],
+            sections: vec!["warnings_and_cautions"],
+            ..Understanding::default()
+        };
+        let warning = "Cardiovascular death was higher with febuxostat.";
+        let named = NamedTexts {
+            naming_effect: HashMap::from([(TextHash::of(warning), 0.62)]),
+            ..NamedTexts::default()
+        };
+        let effect = |info: &SegmentInfo| {
+            let question = (&understanding, &named, &LabelSections::default());
+            CopyFeatures::of(TextScores::default(), info, question, &|_| (0.0, 0.0)).names_effect
+        };
+        assert_eq!(effect(&info(0, "warnings_and_cautions", warning)), 0.62);
+        assert_eq!(
+            effect(&info(0, "clinical_studies", warning)),
+            0.0,
+            "not asked for"
+        );
+        assert_eq!(
+            effect(&info(1, "warnings_and_cautions", warning)),
+            0.0,
+            "another drug's"
+        );
+        assert_eq!(
+            effect(&info(0, "warnings_and_cautions", "Gout flares.")),
+            0.0
+        );
+    }
+
+    #[test]
     fn the_learned_weights_parse_and_penalties_lower_the_score() {
         let weights = Weights::learned();
         let base = CopyFeatures {
@@ -324,7 +371,7 @@ mod tests {
             sections: vec!["pregnancy", "boxed_warning"],
             ..Understanding::default()
         };
-        let partners = PartnerTexts::default();
+        let partners = NamedTexts::default();
         let rank = |info: &SegmentInfo| {
             let question = (&understanding, &partners, &sections);
             CopyFeatures::of(TextScores::default(), info, question, &|_| (0.0, 0.0)).section_rank
@@ -359,7 +406,7 @@ mod tests {
             "warnings_and_cautions" => (-0.15, 0.1),
             _ => (-0.3, 0.1),
         };
-        let partners = PartnerTexts::default();
+        let partners = NamedTexts::default();
         let about = |label: u32| Understanding {
             drugs: vec![mention(&[label])],
             ..Understanding::default()

@@ -1,12 +1,14 @@
 //! Search: question understanding (understanding/; a medicine named by its condition,
 //! indicated.rs, by BM25 and by the opening vectors of openings.rs), candidates from BM25
-//! (lexical/) and from passage vectors (vectors.rs), gathered per question (candidates.rs),
+//! (lexical/) and from passage vectors (vectors.rs), the subject's texts naming the effect a
+//! question asks about (effects.rs), gathered per question (candidates.rs),
 //! their fusion (ranking.rs), one answer per distinct text (collapse.rs), none that is only
 //! headings (headings.rs). The `Searcher` runs them over the live generation and owns the
 //! query-vector cache. No HTTP, no verify, no graph.
 
 mod candidates;
 pub mod collapse;
+pub mod effects;
 pub mod features;
 pub mod headings;
 pub mod indicated;
@@ -20,6 +22,7 @@ pub mod understanding;
 pub mod vectors;
 mod workers;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use moka::sync::Cache;
@@ -31,13 +34,18 @@ use crate::engine::EngineError;
 use crate::label::section_name;
 use crate::live::{Live, LiveIndex};
 use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
-use candidates::{lexical_pool, partner_texts, subject_nearest, with_missing};
+use candidates::{
+    asks_about_effect, effect_texts, lexical_pool, partner_texts, subject_nearest, with_missing,
+};
 use collapse::{AlsoIn, Collapsed};
-use features::{PartnerTexts, Weights};
+use features::{NamedTexts, Weights};
 use lexical::{analyse, LexicalHit};
 use ranking::{rank, Candidates};
 use section_space::SectionSpace;
 use understanding::Understanding;
+
+/// A phrase's vector as the query-vector cache holds it.
+type QueryVector = Arc<Vec<f32>>;
 
 const QUERY_CACHE_ENTRIES: u64 = 10_000;
 /// Candidates drawn from each retriever before fusion; more when filters will discard some.
@@ -72,7 +80,7 @@ struct Retrieved {
     live: Arc<Live>,
     understanding: Understanding,
     lexical: Vec<LexicalHit>,
-    partners: PartnerTexts,
+    partners: NamedTexts,
     semantic: Vec<(TextHash, f32)>,
     query_vector: Option<Arc<Vec<f32>>>,
 }
@@ -151,7 +159,7 @@ impl Searcher {
                 live,
                 understanding,
                 lexical: Vec::new(),
-                partners: PartnerTexts::default(),
+                partners: NamedTexts::default(),
                 semantic: Vec::new(),
                 query_vector: None,
             });
@@ -187,17 +195,31 @@ impl Searcher {
             let hits = lexical_pool(&live, queries, pool, &understanding)?;
             Ok((hits, partner_texts(&live, &understanding)?))
         };
-        let ((lexical, partners), query_vector) = match (&self.embedder, &live.dense) {
+        let effect_phrase =
+            asks_about_effect(&live, &understanding).then_some(subject_keywords.as_str());
+        let ((lexical, mut partners), vectors) = match (&self.embedder, &live.dense) {
             (Some(embedder), Some(_)) => {
-                let (lexical, vector) = self.beside_query_vector(embedder, &topic, lexical);
-                (lexical?, Some(vector?))
+                let phrases = [Some(topic.as_str()), effect_phrase];
+                let (lexical, vectors) = self.beside_query_vectors(embedder, &phrases, lexical);
+                (lexical?, Some(vectors?))
             }
             _ => (lexical()?, None),
+        };
+        let (query_vector, effect_vector) = match vectors {
+            Some([topic, effect]) => (topic, effect),
+            None => (None, None),
         };
         let semantic = match (&live.dense, &query_vector) {
             (Some(dense), Some(vector)) => {
                 let asked = subject_nearest(&live, &understanding, dense, vector)?;
-                with_missing(dense.nearest(vector, pool), asked)
+                let (naming, texts) = match &effect_vector {
+                    Some(effect_vector) => {
+                        effect_texts(&live, &understanding, effect_vector, vector)?
+                    }
+                    None => Default::default(),
+                };
+                partners.naming_effect = texts;
+                with_missing(with_missing(dense.nearest(vector, pool), asked), naming)
             }
             _ => Vec::new(),
         };
@@ -263,20 +285,41 @@ impl Searcher {
         }
     }
 
-    /// Runs `work` and finds `question`'s vector: from the cache, or embedded on another of
-    /// the search threads while `work` runs (on 2 cores a new question's wall time is then the
+    /// Runs `work` and finds the vector of each phrase given: from the cache, or embedded one
+    /// by one (a phrase's vector never depends on what it was batched with) on another of the
+    /// search threads while `work` runs (on 2 cores a new question's wall time is then the
     /// longer of the two, not their sum).
-    fn beside_query_vector<T: Send>(
+    fn beside_query_vectors<T: Send, const N: usize>(
         &self,
         embedder: &Embedder,
-        question: &str,
+        phrases: &[Option<&str>; N],
         work: impl FnOnce() -> T,
-    ) -> (T, Result<Arc<Vec<f32>>, EmbedError>) {
-        if let Some(vector) = self.cached_query_vector(question) {
-            return (work(), Ok(vector));
+    ) -> (T, Result<[Option<QueryVector>; N], EmbedError>) {
+        let cached = phrases.map(|phrase| phrase.map(|p| (p, self.cached_query_vector(p))));
+        let missing: Vec<&str> = cached
+            .iter()
+            .flatten()
+            .filter(|(_, vector)| vector.is_none())
+            .map(|(phrase, _)| *phrase)
+            .collect();
+        if missing.is_empty() {
+            return (work(), Ok(cached.map(|c| c.and_then(|(_, v)| v))));
         }
-        let (vectors, done) = workers::beside(|| embedder.embed(&[question]), work);
-        (done, self.remember_query_vector(question, vectors))
+        let embed_each = || -> Result<Vec<_>, EmbedError> {
+            let each = missing.iter().map(|phrase| embedder.embed(&[phrase]));
+            each.map(|embedded| Ok(Arc::new(embedded?.remove(0))))
+                .collect()
+        };
+        let (embedded, done) = workers::beside(embed_each, work);
+        let vectors = embedded.map(|embedded| {
+            let fresh: HashMap<&str, Arc<Vec<f32>>> = missing.into_iter().zip(embedded).collect();
+            for (phrase, vector) in &fresh {
+                self.query_vectors
+                    .insert((*phrase).to_owned(), Arc::clone(vector));
+            }
+            cached.map(|c| c.and_then(|(phrase, v)| v.or_else(|| fresh.get(phrase).cloned())))
+        });
+        (done, vectors)
     }
 
     /// `text`'s vector if the cache holds it, counted as a hit or a miss.

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::domain::{Fingerprint, TextHash};
 use crate::search::collapse::{collapse, Collapsed};
-use crate::search::features::{CopyFeatures, PartnerTexts, TextScores, Weights};
+use crate::search::features::{CopyFeatures, NamedTexts, TextScores, Weights};
 use crate::search::lexical::LexicalHit;
 use crate::search::understanding::Understanding;
 use crate::store::{Copies, LabelSections, SegmentCatalog, SegmentInfo};
@@ -22,8 +22,8 @@ pub struct Candidates<'a> {
     /// The `section_similarity` and `section_margin` features of a section key (0 without
     /// embeddings).
     pub section_similarity: &'a dyn Fn(&str) -> (f32, f32),
-    /// The texts naming the question's partners or subject (`features::PartnerTexts`).
-    pub partners: &'a PartnerTexts,
+    /// The texts naming the question's partners or subject (`features::NamedTexts`).
+    pub partners: &'a NamedTexts,
     /// Which sections each label has.
     pub label_sections: &'a LabelSections,
 }
@@ -181,7 +181,7 @@ pub(crate) mod tests {
             semantic: &[],
             similarity: &none,
             section_similarity: &flat,
-            partners: &PartnerTexts::default(),
+            partners: &NamedTexts::default(),
             label_sections: &LabelSections::default(),
         };
         let ranked = rank(
@@ -223,7 +223,7 @@ pub(crate) mod tests {
             semantic: &[],
             similarity: &none,
             section_similarity: &flat,
-            partners: &PartnerTexts::default(),
+            partners: &NamedTexts::default(),
             label_sections: &LabelSections::default(),
         };
         let ranked = best(&rank(
@@ -277,7 +277,7 @@ pub(crate) mod tests {
             semantic: &[],
             similarity: &none,
             section_similarity: &flat,
-            partners: &PartnerTexts::default(),
+            partners: &NamedTexts::default(),
             label_sections: &LabelSections::default(),
         };
         let ranked = rank(

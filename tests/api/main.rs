@@ -32,6 +32,7 @@ mod quote;
 mod request_id;
 mod seal;
 mod search;
+mod search_effects;
 mod search_headings;
 mod search_meaning;
 mod search_partners;
