@@ -74,32 +74,42 @@ pub(super) fn lexical_pool(
 }
 
 /// The subject's texts nearest to the question: the `SECTION_CANDIDATES` of the section it
-/// asks for first and the `SUBJECT_NEAREST` of all its sections. A label's words need not be
-/// the question's ("overdose" and "overdosage" stem apart), so BM25 alone can miss what the
-/// subject's label says about the question.
+/// asks for first and the `SUBJECT_NEAREST` of all its sections (`subject_texts`). A label's
+/// words need not be the question's ("overdose" and "overdosage" stem apart), so BM25 alone can
+/// miss what the subject's label says about the question.
 pub(super) fn subject_nearest(
     live: &Live,
     understanding: &Understanding,
-    dense: &DenseIndex<TextHash>,
-    vector: &[f32],
+    (dense, vector): (&DenseIndex<TextHash>, &[f32]),
+    subject_texts: &[TextHash],
 ) -> Result<Vec<(TextHash, f32)>, StoreError> {
     let Some(subject) = understanding.subject() else {
         return Ok(Vec::new());
     };
-    let nearest = |section: Option<&str>, keep: usize| -> Result<_, StoreError> {
-        let texts = labels_texts(live, &subject.labels, section, SUBJECT_TEXTS_READ)?;
-        let similarity = |text| dense.similarity(text, vector);
-        Ok(most_similar(
-            texts.iter().map(|hit| hit.text),
-            similarity,
-            keep,
-        ))
-    };
+    let similarity = |text| dense.similarity(text, vector);
     let asked = match understanding.sections.first() {
-        Some(section) => nearest(Some(section), SECTION_CANDIDATES)?,
+        Some(section) => {
+            let texts = labels_texts(live, &subject.labels, Some(section), SUBJECT_TEXTS_READ)?;
+            let texts = texts.iter().map(|hit| hit.text);
+            most_similar(texts, similarity, SECTION_CANDIDATES)
+        }
         None => Vec::new(),
     };
-    Ok(with_missing(asked, nearest(None, SUBJECT_NEAREST)?))
+    let all = most_similar(subject_texts.iter().copied(), similarity, SUBJECT_NEAREST);
+    Ok(with_missing(asked, all))
+}
+
+/// The texts of the subject's labels, of every section (at most `SUBJECT_TEXTS_READ`); none
+/// without a subject.
+pub(super) fn subject_texts(
+    live: &Live,
+    understanding: &Understanding,
+) -> Result<Vec<TextHash>, StoreError> {
+    let Some(subject) = understanding.subject() else {
+        return Ok(Vec::new());
+    };
+    let texts = labels_texts(live, &subject.labels, None, SUBJECT_TEXTS_READ)?;
+    Ok(texts.into_iter().map(|hit| hit.text).collect())
 }
 
 /// The subject's texts naming the effects nearest the question (`effects.rs`; compared with
@@ -110,19 +120,18 @@ pub(super) fn subject_nearest(
 pub(super) fn effect_texts(
     live: &Live,
     understanding: &Understanding,
-    effect_vector: &[f32],
-    vector: &[f32],
-) -> Result<(DenseCandidates, HashMap<TextHash, f32>), StoreError> {
+    subject_texts: &[TextHash],
+    (effect_vector, vector): (&[f32], &[f32]),
+) -> (DenseCandidates, HashMap<TextHash, f32>) {
     let (Some(subject), Some(effects), Some(dense)) =
         (understanding.subject(), &live.effects, &live.dense)
     else {
-        return Ok(Default::default());
+        return Default::default();
     };
-    let texts = labels_texts(live, &subject.labels, None, SUBJECT_TEXTS_READ)?;
     let own_word = |name: &str| EffectIndex::shares_a_word(name, &subject.word);
-    let Some(named) = effects.nearest(texts.iter().map(|hit| hit.text), effect_vector, &own_word)
-    else {
-        return Ok(Default::default());
+    let texts = subject_texts.iter().copied();
+    let Some(named) = effects.nearest(texts, effect_vector, &own_word) else {
+        return Default::default();
     };
     tracing::debug!(effects = ?named.names, similarity = named.similarity, texts = named.texts.len(), "effect named");
     let mut candidates: Vec<(TextHash, f32)> = named
@@ -131,7 +140,7 @@ pub(super) fn effect_texts(
         .filter_map(|&text| Some((text, dense.similarity(text, vector)?)))
         .collect();
     candidates.sort_by_key(|(text, _)| *text);
-    Ok((candidates, named.texts))
+    (candidates, named.texts)
 }
 
 /// Whether the question may ask what its subject causes: it has a subject whose texts'

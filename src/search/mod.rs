@@ -35,7 +35,8 @@ use crate::label::section_name;
 use crate::live::{Live, LiveIndex};
 use crate::store::{SegmentInfo, Snapshot, StoreError, StoredSegment};
 use candidates::{
-    asks_about_effect, effect_texts, lexical_pool, partner_texts, subject_nearest, with_missing,
+    asks_about_effect, effect_texts, lexical_pool, partner_texts, subject_nearest, subject_texts,
+    with_missing,
 };
 use collapse::{AlsoIn, Collapsed};
 use features::{NamedTexts, Weights};
@@ -211,10 +212,12 @@ impl Searcher {
         };
         let semantic = match (&live.dense, &query_vector) {
             (Some(dense), Some(vector)) => {
-                let asked = subject_nearest(&live, &understanding, dense, vector)?;
+                let subject_texts = subject_texts(&live, &understanding)?;
+                let asked =
+                    subject_nearest(&live, &understanding, (dense, vector), &subject_texts)?;
                 let (naming, texts) = match &effect_vector {
-                    Some(effect_vector) => {
-                        effect_texts(&live, &understanding, effect_vector, vector)?
+                    Some(effect) => {
+                        effect_texts(&live, &understanding, &subject_texts, (effect, vector))
                     }
                     None => Default::default(),
                 };

@@ -14,6 +14,7 @@ use drugcite::engine::GraphBackend;
 use drugcite::http::{ConnectionBounds, RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
 use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
 use drugcite::keys::Scope;
+use drugcite::live::{LiveIndex, OpenOptions};
 use drugcite::startup::{AccountsConfig, ServeConfig, Server};
 use drugcite::store::DataDir;
 use serde_json::Value;
@@ -112,6 +113,15 @@ fn generic_name(line: &str) -> String {
         .as_str()
         .unwrap_or_default()
         .to_lowercase()
+}
+
+/// The live index of `data_dir`, opened with the test model's vector space and no graph.
+pub fn open_embedded(data_dir: &Path) -> LiveIndex {
+    let options = OpenOptions {
+        space: Some(embedder().vector_space()),
+        embedded_graph: false,
+    };
+    LiveIndex::open(DataDir::new(data_dir), options).unwrap()
 }
 
 /// A scratch data dir with the embedded index of the corpus's labels of `wanted` (one each).

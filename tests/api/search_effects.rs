@@ -3,12 +3,11 @@
 //! compares the question with those its subject's texts name ("dying from heart problems" →
 //! "cardiovascular death"), the same labels always giving the same file.
 
-use drugcite::live::{LiveIndex, OpenOptions};
 use drugcite::search::effects::EFFECTS_FILE;
 use drugcite::store::DataDir;
 
 use crate::helpers::{
-    embedded_index_of, embedder, ingest_embedded, results, spawn_app_with, GENEROUS,
+    embedded_index_of, embedder, ingest_embedded, open_embedded, results, spawn_app_with, GENEROUS,
 };
 
 #[tokio::test]
@@ -16,12 +15,7 @@ async fn an_effect_in_lay_words_is_found_as_the_labels_name_for_it() {
     let dir = embedded_index_of(&["febuxostat", "allopurinol"]);
     let data_dir = dir.path().join("data");
     let embedder = embedder();
-    let options = OpenOptions {
-        space: Some(embedder.vector_space()),
-        embedded_graph: false,
-    };
-    let index = LiveIndex::open(DataDir::new(&data_dir), options).unwrap();
-    let live = index.current();
+    let live = open_embedded(&data_dir).current();
     let effects = live
         .effects
         .as_ref()

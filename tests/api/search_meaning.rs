@@ -15,7 +15,9 @@ use drugcite::search::section_space::SectionSpace;
 use drugcite::search::understanding::Understanding;
 use drugcite::store::DataDir;
 
-use crate::helpers::{embedded_index_of, embedder, results, spawn_app_with, Reply, GENEROUS};
+use crate::helpers::{
+    embedded_index_of, embedder, open_embedded, results, spawn_app_with, Reply, GENEROUS,
+};
 
 /// The lowercase names of the labels of every drug mention `understood` holds, in order.
 fn drug_names(live: &Live, understood: &Understanding) -> Vec<String> {
@@ -131,12 +133,7 @@ fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
     ]);
     let data_dir = dir.path().join("data");
     let embedder = embedder();
-    let options = OpenOptions {
-        space: Some(embedder.vector_space()),
-        embedded_graph: false,
-    };
-    let index = LiveIndex::open(DataDir::new(&data_dir), options).unwrap();
-    let live = index.current();
+    let live = open_embedded(&data_dir).current();
     let subject = |with_meaning: bool| {
         let understanding = live
             .vocabulary
