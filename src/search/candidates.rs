@@ -115,8 +115,8 @@ pub(super) fn subject_texts(
 /// The subject's texts naming the effects nearest the question (`effects.rs`; compared with
 /// `effect_vector`, the question without its subject's words) — the label's own words for what
 /// the question says in its own ("bad constipation" → "constipation with serious
-/// complications") — as dense candidates (with their similarity to `vector`, the topic's, in
-/// text order) and with the similarity of the effect each names. None without a subject.
+/// complications") — as dense candidates (with their similarity to `vector`, the topic's, most
+/// similar first) and with the similarity of the effect each names. None without a subject.
 pub(super) fn effect_texts(
     live: &Live,
     understanding: &Understanding,
@@ -134,12 +134,8 @@ pub(super) fn effect_texts(
         return Default::default();
     };
     tracing::debug!(effects = ?named.names, similarity = named.similarity, texts = named.texts.len(), "effect named");
-    let mut candidates: Vec<(TextHash, f32)> = named
-        .texts
-        .keys()
-        .filter_map(|&text| Some((text, dense.similarity(text, vector)?)))
-        .collect();
-    candidates.sort_by_key(|(text, _)| *text);
+    let similarity = |text| dense.similarity(text, vector);
+    let candidates = most_similar(named.texts.keys().copied(), similarity, usize::MAX);
     (candidates, named.texts)
 }
 

@@ -58,9 +58,10 @@ pub struct CopyFeatures {
     /// names the subject: the pair's evidence in the other label ("methotrexate" naming NSAIDs
     /// for "ibuprofen with methotrexate").
     pub partner_names_subject: bool,
-    /// A copy of the subject's label, in a section the question asks for (or any), whose text
-    /// names the effect nearest the question among those the subject's texts name ("cardiovascular death" for "dying from heart
-    /// problems").
+    /// For a copy of the subject's label in a section the question asks for (or any), whose
+    /// text names an effect nearest the question among those the subject's texts name
+    /// ("cardiovascular death" for "dying from heart problems"): that effect's similarity to
+    /// the question (0 otherwise).
     pub names_effect: f32,
 }
 
