@@ -54,9 +54,11 @@ done
 venv="$(cd "$VENV" && pwd)"
 run() {
     local name="$1"; shift
+    # A generous timeout per request: on a loaded two-core machine a slow answer is not a dead
+    # server (one CI run reported "server stopped responding" while a build ran beside it).
     # From the scratch dir, so that schemathesis's cache (.schemathesis/) stays out of the checkout.
     (cd "$work" && "$venv/bin/st" run "http://$addr/openapi.json" --checks all \
-        --max-examples "$EXAMPLES" --seed "$SEED" --no-color --report har \
+        --max-examples "$EXAMPLES" --seed "$SEED" --request-timeout 60 --no-color --report har \
         --report-dir "$work/report-$name" "$@")
 }
 run with-key --header "x-api-key: $key"
