@@ -25,7 +25,7 @@ import sys
 from collections import defaultdict
 
 FLAGS = ["combination", "other_drug", "unnamed_drug", "off_section", "peripheral", "patient_voice",
-         "names_partner", "partner_names_subject", "names_effect"]
+         "names_partner", "partner_names_subject", "names_effect", "other_form"]
 SCALARS = ["section_similarity", "section_rank"]
 GRIDS = {
     "semantic": [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0],

@@ -63,6 +63,11 @@ pub struct CopyFeatures {
     /// ("cardiovascular death" for "dying from heart problems"): that effect's similarity to
     /// the question (0 otherwise).
     pub names_effect: f32,
+    /// The question names a medicine by its form ("fish oil pills", "eye drops") and the
+    /// copy's label is given by none of that form's routes — never a copy of a subject that is
+    /// not a class: a drug named by its name ("ranibizumab injection" names the drug, whatever
+    /// the word) or the medicines for a condition, which `indicated.rs` chose by the form.
+    pub other_form: bool,
 }
 
 /// The texts of the subject's labels that name the question's partners, of the partners'
@@ -98,6 +103,8 @@ pub struct Weights {
     pub partner_names_subject: f32,
     #[serde(default)]
     pub names_effect: f32,
+    #[serde(default)]
+    pub other_form: f32,
     /// Learned log-prior per section key (0 for a section not listed).
     #[serde(default)]
     pub section_prior: BTreeMap<String, f32>,
@@ -127,6 +134,7 @@ impl Weights {
             + flag(f.names_partner, self.names_partner)
             + flag(f.partner_names_subject, self.partner_names_subject)
             + self.names_effect * f.names_effect
+            + flag(f.other_form, self.other_form)
             + self.section_prior.get(section_key).copied().unwrap_or(0.0);
         (f.lexical + self.semantic * f.semantic) * exponent.exp()
     }
@@ -135,11 +143,17 @@ impl Weights {
 impl CopyFeatures {
     /// The features of the copy `info` of a text scored `scores`, given the question's
     /// (section similarity, margin) of a section key (relative to the best section of all),
-    /// the texts of the subject's labels naming its partners and the sections each label has.
+    /// the texts of the subject's labels naming its partners, the sections each label has and
+    /// whether a label is given otherwise than the form the question names.
     pub fn of(
         scores: TextScores,
         info: &SegmentInfo,
-        (understanding, partners, sections): (&Understanding, &NamedTexts, &LabelSections),
+        (understanding, partners, sections, other_form): (
+            &Understanding,
+            &NamedTexts,
+            &LabelSections,
+            &dyn Fn(u32) -> bool,
+        ),
         similarity: &dyn Fn(&str) -> (f32, f32),
     ) -> Self {
         let section = info.section_key.as_ref();
@@ -153,6 +167,7 @@ impl CopyFeatures {
         let is_peripheral = PERIPHERAL_SECTIONS.contains(&section);
         let drug = drug_relation(info, understanding);
         let own = matches!(drug, DrugRelation::Subject | DrugRelation::Combination);
+        let named_drug = understanding.subject().is_some_and(|s| s.class.is_none());
         let names = |texts: &HashSet<TextHash>| texts.contains(&info.text_hash);
         let off_section = asked.is_none() && !understanding.sections.is_empty();
         let (mut section_similarity, mut section_margin) = similarity(section);
@@ -181,6 +196,7 @@ impl CopyFeatures {
                 Some(&similarity) if own && !off_section => similarity,
                 _ => 0.0,
             },
+            other_form: !(own && named_drug) && other_form(info.label),
         }
     }
 }
@@ -244,6 +260,11 @@ mod tests {
     use crate::search::ranking::tests::{fp, info};
     use crate::search::understanding::DrugMention;
 
+    /// No label is given otherwise than a form the question names.
+    fn no_form() -> &'static dyn Fn(u32) -> bool {
+        &|_| false
+    }
+
     fn mention(labels: &[u32]) -> DrugMention {
         DrugMention {
             word: "x".into(),
@@ -268,7 +289,12 @@ mod tests {
             ..NamedTexts::default()
         };
         let features = |info: &SegmentInfo| {
-            let question = (&understanding, &partners, &LabelSections::default());
+            let question = (
+                &understanding,
+                &partners,
+                &LabelSections::default(),
+                no_form(),
+            );
             let scores = TextScores {
                 lexical: 1.0,
                 semantic: 1.0,
@@ -317,7 +343,7 @@ mod tests {
             ..NamedTexts::default()
         };
         let effect = |info: &SegmentInfo| {
-            let question = (&understanding, &named, &LabelSections::default());
+            let question = (&understanding, &named, &LabelSections::default(), no_form());
             CopyFeatures::of(TextScores::default(), info, question, &|_| (0.0, 0.0)).names_effect
         };
         assert_eq!(effect(&info(0, "warnings_and_cautions", warning)), 0.62);
@@ -335,6 +361,43 @@ mod tests {
             effect(&info(0, "warnings_and_cautions", "Gout flares.")),
             0.0
         );
+    }
+
+    #[test]
+    fn a_label_given_otherwise_than_the_named_form_is_marked_unless_a_named_drugs_own() {
+        let given_otherwise = |label: u32| label == 1;
+        let other_form = |understanding: &Understanding, label| {
+            let named = NamedTexts::default();
+            let sections = LabelSections::default();
+            let question = (
+                understanding,
+                &named,
+                &sections,
+                &given_otherwise as &dyn Fn(u32) -> bool,
+            );
+            let info = info(label, "warnings_and_cautions", "Atrial fibrillation.");
+            CopyFeatures::of(TextScores::default(), &info, question, &|_| (0.0, 0.0)).other_form
+        };
+        let no_subject = Understanding::default();
+        assert!(other_form(&no_subject, 1));
+        assert!(!other_form(&no_subject, 0));
+        let drug = Understanding {
+            drugs: vec![mention(&[1])],
+            ..Understanding::default()
+        };
+        assert!(
+            !other_form(&drug, 1),
+            "\"ranibizumab injection\" names the drug, whatever its route"
+        );
+        let class = Understanding {
+            drugs: vec![DrugMention {
+                class: Some("opioid agonist".into()),
+                ..mention(&[1])
+            }],
+            ..Understanding::default()
+        };
+        assert!(other_form(&class, 1), "a member of a class given otherwise");
+        assert!(Weights::learned().other_form < 0.0, "it lowers the score");
     }
 
     #[test]
@@ -374,7 +437,7 @@ mod tests {
         };
         let partners = NamedTexts::default();
         let rank = |info: &SegmentInfo| {
-            let question = (&understanding, &partners, &sections);
+            let question = (&understanding, &partners, &sections, no_form());
             CopyFeatures::of(TextScores::default(), info, question, &|_| (0.0, 0.0)).section_rank
         };
         assert_eq!(
@@ -413,7 +476,7 @@ mod tests {
             ..Understanding::default()
         };
         let features = |understanding: &Understanding, info: &SegmentInfo| {
-            let question = (understanding, &partners, &sections);
+            let question = (understanding, &partners, &sections, no_form());
             let f = CopyFeatures::of(TextScores::default(), info, question, &relative);
             (
                 (f.section_similarity * 100.0).round(),

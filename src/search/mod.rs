@@ -270,6 +270,8 @@ impl Searcher {
                 .as_ref()
                 .map_or((0.0, 0.0), |r| (r.of(key), r.margin()))
         };
+        let routes = &found.understanding.form_routes;
+        let other_form = |label| live.vocabulary.given_otherwise(label, routes);
         then(&Candidates {
             lexical: &found.lexical,
             semantic: &found.semantic,
@@ -277,6 +279,7 @@ impl Searcher {
             section_similarity: &section_similarity,
             partners: &found.partners,
             label_sections: &live.label_sections,
+            other_form: &other_form,
         })
     }
 

@@ -26,6 +26,8 @@ pub struct Candidates<'a> {
     pub partners: &'a NamedTexts,
     /// Which sections each label has.
     pub label_sections: &'a LabelSections,
+    /// Whether a label is given otherwise than the form the question names.
+    pub other_form: &'a dyn Fn(u32) -> bool,
 }
 
 /// A candidate text: its scaled retrieval scores and the copy retrieval found best.
@@ -97,6 +99,7 @@ pub fn rank(
                     understanding,
                     candidates.partners,
                     candidates.label_sections,
+                    candidates.other_form,
                 );
                 let features =
                     CopyFeatures::of(text.scores, &info, question, candidates.section_similarity);
@@ -183,6 +186,7 @@ pub(crate) mod tests {
             section_similarity: &flat,
             partners: &NamedTexts::default(),
             label_sections: &LabelSections::default(),
+            other_form: &|_| false,
         };
         let ranked = rank(
             &candidates,
@@ -225,6 +229,7 @@ pub(crate) mod tests {
             section_similarity: &flat,
             partners: &NamedTexts::default(),
             label_sections: &LabelSections::default(),
+            other_form: &|_| false,
         };
         let ranked = best(&rank(
             &candidates,
@@ -279,6 +284,7 @@ pub(crate) mod tests {
             section_similarity: &flat,
             partners: &NamedTexts::default(),
             label_sections: &LabelSections::default(),
+            other_form: &|_| false,
         };
         let ranked = rank(
             &candidates,

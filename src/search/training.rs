@@ -93,6 +93,7 @@ fn training_text(
             &found.understanding,
             candidates.partners,
             candidates.label_sections,
+            candidates.other_form,
         );
         let features =
             CopyFeatures::of(text.scores, &info, question, candidates.section_similarity);

@@ -65,6 +65,14 @@ pub fn medicine_noun(word: &str) -> Option<&'static str> {
         .map(String::as_str)
 }
 
+/// The routes of every form noun among `tokens` ("pills" → oral, "drops" → ophthalmic, otic).
+pub(super) fn named_form_routes(tokens: &[&str]) -> BTreeSet<String> {
+    let routes = tokens
+        .iter()
+        .filter_map(|t| form_routes().get(medicine_noun(t)?));
+    routes.flatten().cloned().collect()
+}
+
 /// The routes of the form noun after the material named at `at` and its head noun ("fish oil
 /// pills" are swallowed): the form of the product the question means. `None` when the words
 /// name no material followed by a form ("lidocaine patch" names the drug, whatever its forms).

@@ -37,7 +37,7 @@ use intent::{add_population_sections, asked_sections, cue_words_left_out, joined
 use label_brands::SaltWords;
 use later_words::with_unsuffixed;
 use lay::LayTerms;
-use medicine::names_another_medicine;
+use medicine::{named_form_routes, names_another_medicine};
 use mentions::named_drug_first;
 use naming::NameTable;
 pub use respelling::{LabelWords, ReadAs};
@@ -111,6 +111,18 @@ pub struct Understanding {
     /// Question words no indexed label uses and the label words they were read as
     /// (`DrugVocabulary::with_label_words`), in question order.
     pub read_as: Vec<ReadAs>,
+    /// The routes (lowercase, as openFDA spells them) of the forms the question names a
+    /// medicine by ("fish oil pills" → oral, "eye drops" → ophthalmic); empty without one.
+    pub form_routes: BTreeSet<String>,
+}
+
+impl DrugVocabulary {
+    /// Whether `label` says the routes it is given by and none is one of `routes` (never for
+    /// empty `routes` or a label that says none): not the form a question names.
+    pub fn given_otherwise(&self, label: u32, routes: &BTreeSet<String>) -> bool {
+        let said = self.routes.get(&label);
+        !routes.is_empty() && said.is_some_and(|given| given.is_disjoint(routes))
+    }
 }
 
 impl Understanding {
@@ -363,6 +375,7 @@ impl DrugVocabulary {
             partner_labels,
             subject_names,
             read_as,
+            form_routes: named_form_routes(&tokens),
         }
     }
 }

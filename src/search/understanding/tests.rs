@@ -403,6 +403,40 @@ fn a_material_followed_by_a_form_its_labels_are_not_given_by_names_none_of_them(
 }
 
 #[test]
+fn the_forms_a_question_names_give_routes_that_tell_labels_given_otherwise() {
+    let names = vec!["smoflipid".to_owned(), "fish oil".to_owned()];
+    let intravenous = vec!["INTRAVENOUS".to_owned()];
+    let oral = vec!["ORAL".to_owned()];
+    let label = |label, generic, names, routes| LabelNames {
+        label,
+        generic,
+        names,
+        brands: &[],
+        classes: &[],
+        routes,
+    };
+    let v = DrugVocabulary::build([
+        label(0, "smoflipid", &names, &intravenous),
+        label(1, "icosapent ethyl", &[], &oral),
+        label(2, "unrouted", &[], &[]),
+    ]);
+    let pills = v.understand("can fish oil pills cause afib").form_routes;
+    assert_eq!(pills, BTreeSet::from(["oral".to_owned()]));
+    assert!(v.given_otherwise(0, &pills), "an infusion is no pill");
+    assert!(!v.given_otherwise(1, &pills));
+    assert!(!v.given_otherwise(2, &pills), "a label that says no route");
+    let none = v.understand("fish oil allergy").form_routes;
+    assert!(none.is_empty(), "no form named: {none:?}");
+    assert!(!v.given_otherwise(0, &none));
+    let drops = v.understand("eye drops that sting").form_routes;
+    assert!(drops.contains("ophthalmic"), "{drops:?}");
+    assert!(v
+        .understand("cholesterol medicine and muscle pain")
+        .form_routes
+        .is_empty());
+}
+
+#[test]
 fn a_named_drug_is_the_subject_before_a_class_named_first() {
     let v = vocabulary();
     let u = v.understand("can I take a cholesterol medicine with pimozide");
