@@ -65,7 +65,8 @@ pub fn medicine_noun(word: &str) -> Option<&'static str> {
         .map(String::as_str)
 }
 
-/// The routes of every form noun among `tokens` ("pills" → oral, "drops" → ophthalmic, otic).
+/// The routes of every form noun among `tokens` ("pills" → oral, "drops" → ophthalmic, otic,
+/// nasal).
 pub(super) fn named_form_routes(tokens: &[&str]) -> BTreeSet<String> {
     let routes = tokens
         .iter()

@@ -116,15 +116,6 @@ pub struct Understanding {
     pub form_routes: BTreeSet<String>,
 }
 
-impl DrugVocabulary {
-    /// Whether `label` says the routes it is given by and none is one of `routes` (never for
-    /// empty `routes` or a label that says none): not the form a question names.
-    pub fn given_otherwise(&self, label: u32, routes: &BTreeSet<String>) -> bool {
-        let said = self.routes.get(&label);
-        !routes.is_empty() && said.is_some_and(|given| given.is_disjoint(routes))
-    }
-}
-
 impl Understanding {
     /// The drug (or class, or condition's labels) the question is about: its first mention,
     /// unless it asks for drugs in general.
@@ -309,6 +300,16 @@ impl DrugVocabulary {
             .iter()
             .map(|c| (c.name.as_str(), &c.labels))
             .collect()
+    }
+
+    /// Whether `label` says the routes it is given by and none is one of `routes` (never for
+    /// empty `routes` or a label that says none): not the form a question names.
+    pub fn given_otherwise(&self, label: u32, routes: &BTreeSet<String>) -> bool {
+        !routes.is_empty()
+            && self
+                .routes
+                .get(&label)
+                .is_some_and(|given| given.is_disjoint(routes))
     }
 
     pub fn understand(&self, question: &str) -> Understanding {
