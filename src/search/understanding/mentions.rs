@@ -103,8 +103,11 @@ impl DrugVocabulary {
         let Some(wanted) = form_after_material(tokens, at) else {
             return true;
         };
-        let mut said = labels.iter().filter_map(|l| self.routes.get(l)).peekable();
-        said.peek().is_none() || said.any(|given| wanted.iter().any(|r| given.contains(r)))
+        let mut said = labels
+            .iter()
+            .filter_map(|&label| self.given_by_one_of(label, wanted))
+            .peekable();
+        said.peek().is_none() || said.any(|given| given)
     }
 
     /// The name a misspelled `word` stands for and its labels; never for a name word itself

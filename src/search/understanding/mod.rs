@@ -305,11 +305,17 @@ impl DrugVocabulary {
     /// Whether `label` says the routes it is given by and none is one of `routes` (never for
     /// empty `routes` or a label that says none): not the form a question names.
     pub fn given_otherwise(&self, label: u32, routes: &BTreeSet<String>) -> bool {
-        !routes.is_empty()
-            && self
-                .routes
-                .get(&label)
-                .is_some_and(|given| given.is_disjoint(routes))
+        !routes.is_empty() && self.given_by_one_of(label, routes) == Some(false)
+    }
+
+    /// Whether `label` is given by one of `routes` (lowercase); `None` when it says no route.
+    fn given_by_one_of<'r>(
+        &self,
+        label: u32,
+        routes: impl IntoIterator<Item = &'r String>,
+    ) -> Option<bool> {
+        let given = self.routes.get(&label)?;
+        Some(routes.into_iter().any(|route| given.contains(route)))
     }
 
     pub fn understand(&self, question: &str) -> Understanding {
