@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
 
-use drugcite::graph::GraphData;
+use drugcite_engine::graph::GraphData;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let generation: PathBuf = std::env::args_os()

@@ -21,4 +21,4 @@ if [ -z "${DRUGCITE_TEST_POSTGRES_URL:-}" ]; then
   export DRUGCITE_TEST_POSTGRES_URL
   trap 'scripts/postgres.sh stop "$pg_dir"' EXIT
 fi
-cargo test --release --locked "$@"
+cargo test --release --locked --workspace "$@"

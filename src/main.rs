@@ -1,12 +1,9 @@
-//! The `drugcite` command line: ingest, serve, mcp, check here, the other commands in the `*_cli`
-//! modules beside it. Parses arguments, calls the library, prints results; every failure exits
-//! non-zero with a one-line reason.
+//! The `drugcite` command line an operator uses: ingest, serve, mcp, check here, the other
+//! commands in `cli/`. Parses arguments, calls the engine and the server, prints results; every
+//! failure exits non-zero with a one-line reason. Evaluation and fitting are `drugcite-lab`.
 
-mod accounts_cli;
-mod eval_cli;
-mod extract_cli;
-mod neo4j_cli;
-mod severity_cli;
+mod cli;
+mod config;
 
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
@@ -15,21 +12,20 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use accounts_cli::{AccountsCommand, KeysCommand, ServeAccountsArgs};
+use crate::config::logging::{self, LogFormat};
 use anyhow::Context;
 use clap::{CommandFactory, Parser, Subcommand};
-use drugcite::conditions;
-use drugcite::config::logging::{self, LogFormat};
-use drugcite::embed::Embedder;
-use drugcite::engine::{Engine, GraphBackend};
-use drugcite::eval::Part;
-use drugcite::http::{ConnectionBounds, RateLimitConfig};
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
-use drugcite::mcp;
-use drugcite::startup::{ServeConfig, Server};
-use drugcite::store::DataDir;
-use extract_cli::{vocabulary_beside, ExtractTask, HalfArg};
-use neo4j_cli::{neo4j_backend, sync_neo4j, Neo4jArgs};
+use cli::accounts::{self as accounts_cli, AccountsCommand, KeysCommand, ServeAccountsArgs};
+use cli::extract::{self as extract_cli, vocabulary_beside};
+use cli::neo4j::{neo4j_backend, sync_neo4j, Neo4jArgs};
+use drugcite_engine::conditions;
+use drugcite_engine::embed::Embedder;
+use drugcite_engine::engine::{Engine, GraphBackend};
+use drugcite_engine::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
+use drugcite_server::http::{ConnectionBounds, RateLimitConfig};
+use drugcite_server::mcp;
+use drugcite_server::startup::{ServeConfig, Server};
+use drugcite_store::DataDir;
 
 /// mimalloc instead of glibc's malloc: the request path makes many short-lived buffers
 /// (hyper's header tables, JSON bodies) and glibc spent ~8 % of a verify's CPU on them
@@ -144,34 +140,6 @@ enum Command {
         #[arg(long)]
         lexical_only: bool,
     },
-    /// Score a running server on a question file: search questions (the dev-questions.jsonl
-    /// format) or, detected by their `must` rules, graph questions (graph-dev-questions.jsonl).
-    Eval {
-        /// Base URL of the server to score.
-        #[arg(long, default_value = "http://127.0.0.1:8080")]
-        url: String,
-        /// API key with scope `search` (`graph` for a graph question file).
-        #[arg(long, env = "DRUGCITE_API_KEY")]
-        key: String,
-        /// Question file: one JSON object per line with id, kind, question and `relevant`
-        /// (search) or `must` rules (graph, in the format of `graph-dev-questions.jsonl`).
-        questions: PathBuf,
-        /// Also print every question's scores and its first result.
-        #[arg(long)]
-        verbose: bool,
-        /// Which questions: `fit` (those ranking parameters are fitted on), `held` (the
-        /// held-out third of each kind, never fitted on) or `all`; the same split for search
-        /// and graph files.
-        #[arg(long, value_enum, default_value = "all")]
-        part: Part,
-    },
-    /// Training rows for the ranking weights, JSON Lines on stdout: per question of the files,
-    /// every candidate text with its copies' features and relevance (`scripts/fit-ranking.py`).
-    RankingFeatures {
-        /// Question files in the dev-questions.jsonl format.
-        #[arg(required = true)]
-        questions: Vec<PathBuf>,
-    },
     /// Find adverse reactions in label text: JSON Lines `{"id","section","text"}` on stdin,
     /// `{"id","mentions":[{"text","start","end","condition_id","condition_name"}]}` on stdout.
     Extract {
@@ -179,37 +147,25 @@ enum Command {
         /// in --data-dir was built with.
         #[arg(long, env = "DRUGCITE_VOCAB_DIR")]
         vocab: Option<PathBuf>,
-        /// Instead of reading stdin, score the extractor on an annotation file
-        /// (adr-train-labels.json format) and print precision, recall and F1 per section.
-        #[arg(long, conflicts_with = "learn")]
-        score: Option<PathBuf>,
-        /// Which labels of the annotation file to score: the fixed split's halves or all.
-        #[arg(long, value_enum, default_value = "held-out", requires = "score")]
-        half: HalfArg,
-        /// Instead of reading stdin, learn the curated term file (graph/adverse-reaction-terms.tsv)
-        /// from the learning half of an annotation file and the lists of a label corpus.
-        #[arg(long, requires = "labels")]
-        learn: Option<PathBuf>,
-        /// openFDA JSON Lines corpus (optionally .gz) whose "most common adverse reactions"
-        /// lists are read by --learn.
-        #[arg(long, requires = "learn")]
-        labels: Option<PathBuf>,
+        /// Scoring and learning the extractor moved to the lab: `drugcite-lab extract`.
+        #[arg(long, hide = true, num_args = 0.., allow_hyphen_values = true)]
+        score: Option<Vec<String>>,
+        #[arg(long, hide = true, num_args = 0.., allow_hyphen_values = true)]
+        learn: Option<Vec<String>>,
+        #[arg(long, hide = true)]
+        half: Option<String>,
+        #[arg(long, hide = true)]
+        labels: Option<String>,
     },
-    /// How the graph's severity and negation rules agree with the brat annotations of the TAC
-    /// 2017 labels (negation and per-grade severity P/R/F1, grade agreement), curated words alone
-    /// and with the learned cues, on a fixed split of the files by label name.
-    SeverityAgreement {
-        /// Directory holding `txt/` and `brat/`.
-        #[arg(default_value = "../shared/data/eval/tac2017-ars")]
-        dir: PathBuf,
-        /// Which files: `fit` (the cues are learned from), `held` (never learned from) or `all`.
-        #[arg(long, value_enum, default_value = "held")]
-        part: Part,
-        /// Instead, learn the cue table from the fit part into this file
-        /// (the graph compiles in src/graph/severity-cues.json).
-        #[arg(long, value_name = "FILE")]
-        learn: Option<PathBuf>,
-    },
+    /// Moved to the lab binary: `drugcite-lab eval` (same arguments).
+    #[command(hide = true)]
+    Eval(MovedArgs),
+    /// Moved to the lab binary: `drugcite-lab ranking-features` (same arguments).
+    #[command(hide = true)]
+    RankingFeatures(MovedArgs),
+    /// Moved to the lab binary: `drugcite-lab severity-agreement` (same arguments).
+    #[command(hide = true)]
+    SeverityAgreement(MovedArgs),
     /// Re-hash every file of the live index against its manifest and every segment against
     /// its fingerprint; list each mismatch and exit non-zero if there is one.
     Check,
@@ -228,6 +184,13 @@ enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+}
+
+/// Whatever a command that moved to `drugcite-lab` was given.
+#[derive(clap::Args)]
+struct MovedArgs {
+    #[arg(num_args = 0.., allow_hyphen_values = true, trailing_var_arg = true)]
+    args: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -279,7 +242,7 @@ enum GraphBackendArg {
 }
 
 fn main() -> ExitCode {
-    let cli = match drugcite::config::parse::<Cli>() {
+    let cli = match crate::config::parse::<Cli>() {
         Ok(cli) => cli,
         Err(e) => return fail(&e.into()),
     };
@@ -344,7 +307,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             graph_backend,
             neo4j,
         } => {
-            drugcite::embed::one_thread_per_product();
+            drugcite_engine::embed::one_thread_per_product();
             let limits = RateLimitConfig {
                 per_key_per_minute: rate_limit_per_key,
                 per_address_per_minute: rate_limit_per_address,
@@ -374,51 +337,44 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Check => check(&data_dir),
         Command::Config {
             command: ConfigCommand::Check,
-        } => write_stdout(&drugcite::config::check::report_for(
+        } => write_stdout(&crate::config::check::report_for(
             Cli::command(),
             cli.config.as_deref(),
         )?),
         Command::Mcp { lexical_only } => {
-            drugcite::embed::one_thread_per_product();
+            drugcite_engine::embed::one_thread_per_product();
             let engine = Engine::open(data_dir, load_embedder(&cli.model_dir, lexical_only)?)?;
             tokio::runtime::Runtime::new()?.block_on(mcp::serve_stdio(Arc::new(engine)))
         }
-        Command::Eval {
-            url,
-            key,
-            questions,
-            verbose,
-            part,
-        } => eval_cli::evaluate(&url, &key, &questions, verbose, part),
-        Command::RankingFeatures { questions } => {
-            let embedder = load_embedder(&cli.model_dir, false)?;
-            eval_cli::ranking_features(data_dir, embedder, &questions)
-        }
-        Command::SeverityAgreement { dir, part, learn } => match learn {
-            Some(out) => severity_cli::learn_cues(&dir, &out),
-            None => severity_cli::agreement(&dir, part),
-        },
         Command::Extract {
             vocab,
             score,
-            half,
             learn,
+            half,
             labels,
         } => {
-            let task = match (score, learn, labels) {
-                (Some(annotations), _, _) => ExtractTask::Score {
-                    annotations,
-                    half: half.into(),
-                },
-                (_, Some(annotations), Some(labels)) => ExtractTask::Learn {
-                    annotations,
-                    labels,
-                },
-                _ => ExtractTask::Stream,
+            let moved = if score.is_some() || half.is_some() {
+                "--score"
+            } else {
+                "--learn"
             };
-            extract_cli::extract(&data_dir, vocab.as_deref(), task)
+            anyhow::ensure!(
+                score.is_none() && learn.is_none() && half.is_none() && labels.is_none(),
+                "`drugcite extract {moved}` moved to the lab binary: run `drugcite-lab extract {moved} …` (same arguments)"
+            );
+            extract_cli::extract(&data_dir, vocab.as_deref())
         }
+        Command::Eval(_) => moved("eval"),
+        Command::RankingFeatures(_) => moved("ranking-features"),
+        Command::SeverityAgreement(_) => moved("severity-agreement"),
     }
+}
+
+/// The failure of a command that moved to the lab binary, naming where it went.
+fn moved(command: &str) -> anyhow::Result<()> {
+    anyhow::bail!(
+        "`drugcite {command}` moved to the lab binary: run `drugcite-lab {command} …` with the same arguments (cargo build --release -p drugcite-lab)"
+    )
 }
 
 /// Writes to stdout, a closed pipe (`| head`) being an error like any other, not a panic.
@@ -456,7 +412,7 @@ fn serve(config: ServeConfig, addr: SocketAddr) -> anyhow::Result<()> {
 
 /// Prints what `drugcite check` found; any mismatch is a failure.
 fn check(data_dir: &DataDir) -> anyhow::Result<()> {
-    let report = drugcite::store::check(data_dir, ProgressMode::Auto)?;
+    let report = drugcite_store::check(data_dir, ProgressMode::Auto)?;
     write_stdout(&format!("{report}\n"))?;
     anyhow::ensure!(
         report.is_clean(),

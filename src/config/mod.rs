@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use clap::builder::FalseyValueParser;
 use clap::{Arg, ArgAction, Command, CommandFactory, FromArgMatches};
 
-pub use file::{ConfigError, ConfigFile, Section, Setting};
+pub use file::{ConfigError, ConfigFile};
 
 /// Environment variable naming the settings file.
 pub const CONFIG_ENV: &str = "DRUGCITE_CONFIG";

@@ -5,10 +5,10 @@
 use std::path::Path;
 use std::time::Instant;
 
-use drugcite::accounts::{Account, Accounts, Credit, Email, KeyName};
-use drugcite::domain::ApiKey;
-use drugcite::keys::Scope;
-use drugcite::startup::AccountsConfig;
+use drugcite_accounts::scopes::Scope;
+use drugcite_accounts::{Account, Accounts, Credit, Email, KeyName};
+use drugcite_core::domain::ApiKey;
+use drugcite_server::startup::AccountsConfig;
 use serde_json::Value;
 
 use crate::helpers::{scratch_dir, serve_config, start_server, subset_index, GENEROUS};
@@ -230,7 +230,7 @@ async fn legacy_keys_are_migrated_to_the_operator_account_and_keep_working() {
     );
     assert!(!data_dir.join("keys.json").exists() && data_dir.join("keys.json.migrated").exists());
     let accounts = AccountsConfig::default()
-        .open(&drugcite::store::DataDir::new(&data_dir))
+        .open(&drugcite_store::DataDir::new(&data_dir))
         .await
         .unwrap();
     let operator = accounts.operator().await.unwrap();

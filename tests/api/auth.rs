@@ -4,8 +4,8 @@
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
 
-use drugcite::http::ConnectionBounds;
-use drugcite::keys::Scope;
+use drugcite_accounts::scopes::Scope;
+use drugcite_server::http::ConnectionBounds;
 
 use crate::connections::serve_subset;
 use crate::helpers::{

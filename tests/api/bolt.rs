@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use drugcite::neo4j::{Neo4jClient, Neo4jConfig};
+use drugcite_engine::neo4j::{Neo4jClient, Neo4jConfig};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::AbortHandle;
 

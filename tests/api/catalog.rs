@@ -1,8 +1,8 @@
 //! The segment catalog a server opens with (read from the index's columns and postings) holds
 //! for every live segment exactly what reading the segment's stored fields and text gives.
 
-use drugcite::label::addresses_patient;
-use drugcite::store::{DataDir, Snapshot};
+use drugcite_core::label::addresses_patient;
+use drugcite_store::{DataDir, Snapshot};
 
 use crate::helpers::subset_index;
 

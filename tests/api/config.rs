@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::cli::drugcite;
 use crate::helpers::{create_key, scratch_dir, subset_index};
-use drugcite::keys::Scope;
+use drugcite_accounts::scopes::Scope;
 
 /// A `drugcite serve` child whose stderr lines arrive on a channel.
 struct Served {

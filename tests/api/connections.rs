@@ -7,8 +7,8 @@ use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use drugcite::http::ConnectionBounds;
-use drugcite::startup::ServeConfig;
+use drugcite_server::http::ConnectionBounds;
+use drugcite_server::startup::ServeConfig;
 
 use crate::helpers::{serve_config, start_server, subset_index, GENEROUS};
 

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use drugcite::accounts::{Email, Password, LOGIN_ATTEMPTS_PER_MINUTE};
+use drugcite_accounts::{Email, Password, LOGIN_ATTEMPTS_PER_MINUTE};
 use reqwest::redirect::Policy as Redirects;
 
 use crate::helpers::{serve_config, start_server, subset_index, GENEROUS};
@@ -105,7 +105,10 @@ fn serde_urlencoded(fields: &[(&str, &str)]) -> String {
 }
 
 fn unique_email() -> String {
-    format!("{}@example.org", drugcite::domain::ApiKey::generate().id())
+    format!(
+        "{}@example.org",
+        drugcite_core::domain::ApiKey::generate().id()
+    )
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! The whole shared corpus (1,130 labels), segmented without indexing: every segment is an
 //! exact substring of its section string, within the documented size bound.
 
-use drugcite::label::{segment_label, LabelRecord};
+use drugcite_core::label::{segment_label, LabelRecord};
 use serde_json::Value;
 
 use crate::helpers::corpus_lines;

@@ -7,14 +7,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use drugcite::domain::{Question, SearchFilters, TopK};
-use drugcite::ingest::IngestMode;
-use drugcite::live::{LiveIndex, OpenOptions};
-use drugcite::search::lexical::{
+use drugcite_core::domain::{Question, SearchFilters, TopK};
+use drugcite_engine::ingest::IngestMode;
+use drugcite_engine::live::{LiveIndex, OpenOptions};
+use drugcite_engine::search::lexical::{
     analyse, lexical_candidates, lexical_candidates_and_within, section_candidates, LexicalHit,
 };
-use drugcite::search::Searcher;
-use drugcite::store::DataDir;
+use drugcite_engine::search::Searcher;
+use drugcite_store::DataDir;
 use serde_json::Value;
 
 use crate::duplicates::duplicate_inputs;
@@ -166,13 +166,13 @@ fn an_update_over_a_generation_without_distinct_texts_asks_for_a_full_ingest() {
     ingest_lexical(&data_dir, &inputs[..1], IngestMode::Full, vocabulary());
     let before = dir.path().join("before");
     without_distinct_texts(&data_dir, &before);
-    let options = drugcite::ingest::IngestOptions {
-        progress: drugcite::progress::ProgressMode::Silent,
+    let options = drugcite_engine::ingest::IngestOptions {
+        progress: drugcite_store::progress::ProgressMode::Silent,
         mode: IngestMode::Update,
         embedder: None,
         vocabulary: vocabulary(),
     };
-    let error = drugcite::ingest::ingest(&DataDir::new(&before), &inputs[1..], &options)
+    let error = drugcite_engine::ingest::ingest(&DataDir::new(&before), &inputs[1..], &options)
         .expect_err("an update needs the distinct-text index of its base")
         .to_string();
     assert!(error.contains("full ingest"), "{error}");

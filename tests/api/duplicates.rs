@@ -9,9 +9,9 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use drugcite::domain::TextHash;
-use drugcite::ingest::IngestReport;
-use drugcite::store::{DataDir, Snapshot};
+use drugcite_core::domain::TextHash;
+use drugcite_engine::ingest::IngestReport;
+use drugcite_store::{DataDir, Snapshot};
 use serde_json::{json, Value};
 
 use crate::helpers::{

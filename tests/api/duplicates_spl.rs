@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use drugcite::ingest::IngestMode;
+use drugcite_engine::ingest::IngestMode;
 use serde_json::Value;
 
 use crate::helpers::{ingest_lexical, results, scratch_dir, shared_data, spawn_app_with, GENEROUS};

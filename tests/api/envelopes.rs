@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use drugcite::http::ConnectionBounds;
+use drugcite_server::http::ConnectionBounds;
 use serde_json::Value;
 
 use crate::connections::serve_subset;
@@ -96,7 +96,7 @@ async fn a_request_outlasting_the_request_timeout_is_a_500_envelope_with_retry_a
     let addr = serve_subset(config, |_| {}).await;
     let key = crate::helpers::create_key(
         &crate::helpers::subset_index().data_dir,
-        &drugcite::keys::Scope::ALL,
+        &drugcite_accounts::scopes::Scope::ALL,
     );
     let slow_body = format!(
         "POST /v1/search HTTP/1.1\r\nHost: d\r\nx-api-key: {key}\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{{\"question\":"

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::helpers::{assert_error, create_key, spawn_app, subset_index};
-use drugcite::keys::Scope;
+use drugcite_accounts::scopes::Scope;
 
 fn relationships(data: &Value) -> &Vec<Value> {
     data["relationships"].as_array().expect("relationships")

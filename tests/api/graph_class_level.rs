@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::helpers::{
     corpus_file, ingest_lexical, scratch_dir, spawn_app_with, write_jsonl, TestApp, GENEROUS,
 };
-use drugcite::ingest::IngestMode;
+use drugcite_engine::ingest::IngestMode;
 
 /// The generic names whose labels the subset holds: two NSAIDs with a lithium row in their
 /// interaction table, ibuprofen (whose labels in the corpus do not name lithium) and a

@@ -7,16 +7,16 @@ use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use drugcite::accounts::{Accounts, KeyName};
-use drugcite::conditions::VocabularyTerm;
-use drugcite::embed::Embedder;
-use drugcite::engine::GraphBackend;
-use drugcite::http::{ConnectionBounds, RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
-use drugcite::keys::Scope;
-use drugcite::live::{LiveIndex, OpenOptions};
-use drugcite::startup::{AccountsConfig, ServeConfig, Server};
-use drugcite::store::DataDir;
+use drugcite_accounts::scopes::Scope;
+use drugcite_accounts::{Accounts, KeyName};
+use drugcite_engine::conditions::VocabularyTerm;
+use drugcite_engine::embed::Embedder;
+use drugcite_engine::engine::GraphBackend;
+use drugcite_engine::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
+use drugcite_engine::live::{LiveIndex, OpenOptions};
+use drugcite_server::http::{ConnectionBounds, RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
+use drugcite_server::startup::{AccountsConfig, ServeConfig, Server};
+use drugcite_store::DataDir;
 use serde_json::Value;
 
 /// How many records of the corpus file the subset takes (besides the three API responses).
@@ -55,7 +55,7 @@ pub fn embedder() -> Arc<Embedder> {
 pub fn vocabulary() -> &'static [VocabularyTerm] {
     static TERMS: OnceLock<Vec<VocabularyTerm>> = OnceLock::new();
     TERMS.get_or_init(|| {
-        drugcite::conditions::vocabulary::read_dir(&shared_data().join("vocab"))
+        drugcite_engine::conditions::vocabulary::read_dir(&shared_data().join("vocab"))
             .expect("shared vocabularies")
     })
 }

@@ -7,12 +7,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use drugcite::domain::Fingerprint;
-use drugcite::engine::Engine;
-use drugcite::ingest::{IngestMode, IngestReport};
-use drugcite::label::{segment_label, LabelRecord};
-use drugcite::store::{DataDir, Snapshot, VersionRank, VersionStatus};
-use drugcite::verify::Verification;
+use drugcite_core::domain::Fingerprint;
+use drugcite_core::label::{segment_label, LabelRecord};
+use drugcite_engine::engine::Engine;
+use drugcite_engine::ingest::{IngestMode, IngestReport};
+use drugcite_engine::verify::Verification;
+use drugcite_store::{DataDir, Snapshot, VersionRank, VersionStatus};
 use serde_json::Value;
 
 use crate::helpers::{

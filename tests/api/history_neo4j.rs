@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use drugcite::engine::GraphBackend;
-use drugcite::graph::GraphData;
-use drugcite::ingest::{IngestMode, ProgressMode};
-use drugcite::neo4j::sync_generation;
-use drugcite::store::{DataDir, Snapshot};
+use drugcite_engine::engine::GraphBackend;
+use drugcite_engine::graph::GraphData;
+use drugcite_engine::ingest::{IngestMode, ProgressMode};
+use drugcite_engine::neo4j::sync_generation;
+use drugcite_store::{DataDir, Snapshot};
 
 use crate::bolt::{database, empty_database, endpoint};
 use crate::helpers::{

@@ -4,13 +4,13 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use drugcite::domain::{Fingerprint, TextHash};
-use drugcite::engine::Engine;
-use drugcite::ingest::{
+use drugcite_core::domain::{Fingerprint, TextHash};
+use drugcite_engine::engine::Engine;
+use drugcite_engine::ingest::{
     ingest, IngestError, IngestMode, IngestOptions, IngestReport, ProgressMode,
 };
-use drugcite::store::{DataDir, Snapshot, VersionStatus};
-use drugcite::verify::Verification;
+use drugcite_engine::verify::Verification;
+use drugcite_store::{DataDir, Snapshot, VersionStatus};
 use serde_json::Value;
 
 use crate::helpers::{

@@ -12,7 +12,7 @@ use rmcp::ServiceExt;
 use serde_json::{json, Value};
 
 use crate::helpers::{assert_error, create_key, reply, spawn_app, subset_index};
-use drugcite::keys::Scope;
+use drugcite_accounts::scopes::Scope;
 
 type Client = RunningService<RoleClient, ()>;
 

@@ -2,12 +2,12 @@
 //! templates (never raw fingerprints), refusals and cache lookups show up, the index is
 //! described, and nothing secret or operational is on the API port.
 
-use drugcite::startup::Server;
+use drugcite_server::startup::Server;
 
 use crate::helpers::{
     create_key, embedder, results, serve_config, subset_index, Limits, TestApp, GENEROUS,
 };
-use drugcite::keys::Scope;
+use drugcite_accounts::scopes::Scope;
 
 struct Observed {
     app: TestApp,
@@ -189,7 +189,7 @@ async fn the_index_is_described_and_nothing_secret_is_exposed() {
 }
 
 fn subset_index_generation() -> String {
-    let data_dir = drugcite::store::DataDir::new(&subset_index().data_dir);
+    let data_dir = drugcite_store::DataDir::new(&subset_index().data_dir);
     let generation = data_dir.current_generation().unwrap();
     generation
         .file_name()

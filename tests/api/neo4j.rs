@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use drugcite::domain::Fingerprint;
-use drugcite::engine::GraphBackend;
-use drugcite::graph::{GraphData, NodeKind, RelationType, Relationship};
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
-use drugcite::label::{dailymed_url, section_name};
-use drugcite::neo4j::{schema_statements, sync_generation, Neo4jClient, StoredCounts};
-use drugcite::store::{DataDir, Snapshot};
+use drugcite_core::domain::Fingerprint;
+use drugcite_core::label::{dailymed_url, section_name};
+use drugcite_engine::engine::GraphBackend;
+use drugcite_engine::graph::{GraphData, NodeKind, RelationType, Relationship};
+use drugcite_engine::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
+use drugcite_engine::neo4j::{schema_statements, sync_generation, Neo4jClient, StoredCounts};
+use drugcite_store::{DataDir, Snapshot};
 use serde_json::{json, Value};
 
 use crate::bolt::{database, empty_database, endpoint, Relay};

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use crate::helpers::{assert_error, create_key, results, spawn_app, Reply, TestApp};
-use drugcite::keys::Scope;
+use drugcite_accounts::scopes::Scope;
 
 impl TestApp {
     pub async fn check_quote(&self, body: Value, key: Option<&str>) -> Reply {

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use drugcite::engine::Engine;
-use drugcite::store::DataDir;
+use drugcite_engine::engine::Engine;
+use drugcite_store::DataDir;
 
 use crate::helpers::{assert_error, embedder, scratch_dir, spawn_app_with, GENEROUS};
 use crate::verify::{copy_of_subset, live_generation, originals, store_file};

@@ -244,7 +244,7 @@ async fn openapi_document_describes_the_served_routes() {
         assert_eq!(question["maxLength"], 2000, "{request}");
         assert_eq!(
             question["pattern"],
-            drugcite::domain::QUESTION_PATTERN,
+            drugcite_core::domain::QUESTION_PATTERN,
             "{request}: the rule Question::parse applies"
         );
         assert_eq!(
@@ -261,7 +261,7 @@ async fn openapi_document_describes_the_served_routes() {
     ] {
         assert_eq!(
             schemas[request]["properties"][field]["pattern"],
-            drugcite::domain::VISIBLE_PATTERN,
+            drugcite_core::domain::VISIBLE_PATTERN,
             "{request}.{field}: the blank check the server applies"
         );
     }

@@ -3,8 +3,8 @@
 //! compares the question with those its subject's texts name ("dying from heart problems" →
 //! "cardiovascular death"), the same labels always giving the same file.
 
-use drugcite::search::effects::EFFECTS_FILE;
-use drugcite::store::DataDir;
+use drugcite_engine::search::effects::EFFECTS_FILE;
+use drugcite_store::DataDir;
 
 use crate::helpers::{
     embedded_index_of, embedder, ingest_embedded, open_embedded, results, spawn_app_with, GENEROUS,

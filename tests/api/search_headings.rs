@@ -1,9 +1,9 @@
 //! A passage that is only a heading ("BOXED WARNING") stays in the index and verifies, but
 //! POST /v1/search never answers with it.
 
-use drugcite::ingest::IngestMode;
-use drugcite::label::{segment_label, LabelRecord};
-use drugcite::search::headings::is_heading_only;
+use drugcite_core::label::{segment_label, LabelRecord};
+use drugcite_engine::ingest::IngestMode;
+use drugcite_engine::search::headings::is_heading_only;
 use serde_json::{json, Value};
 
 use crate::helpers::{

@@ -9,11 +9,11 @@
 
 use std::sync::Arc;
 
-use drugcite::live::{Live, LiveIndex, OpenOptions};
-use drugcite::search::indicated::{with_indicated_subject, EmbedPhrase};
-use drugcite::search::section_space::SectionSpace;
-use drugcite::search::understanding::Understanding;
-use drugcite::store::DataDir;
+use drugcite_engine::live::{Live, LiveIndex, OpenOptions};
+use drugcite_engine::search::indicated::{with_indicated_subject, EmbedPhrase};
+use drugcite_engine::search::section_space::SectionSpace;
+use drugcite_engine::search::understanding::Understanding;
+use drugcite_store::DataDir;
 
 use crate::helpers::{
     embedded_index_of, embedder, open_embedded, results, spawn_app_with, Reply, GENEROUS,
@@ -166,6 +166,6 @@ fn the_committed_section_prototypes_were_learned_with_the_installed_model() {
     let space = SectionSpace::embed(&embedder()).expect("section descriptions embedded");
     assert!(
         space.has_prototypes(),
-        "refit them: scripts/fit-section-prototypes.py (README, round r26)"
+        "refit them: crates/lab/scripts/fit-section-prototypes.py (docs/lab.md)"
     );
 }

@@ -6,9 +6,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use drugcite::domain::TextHash;
-use drugcite::search::lexical::labels_texts_naming;
-use drugcite::store::{DataDir, Snapshot};
+use drugcite_core::domain::TextHash;
+use drugcite_engine::search::lexical::labels_texts_naming;
+use drugcite_store::{DataDir, Snapshot};
 
 use crate::helpers::{embedded_index_of, results, spawn_app_with, subset_index, GENEROUS};
 

@@ -8,7 +8,7 @@
 //! degludec") names only its own labels, a lay phrase the labels gloss reaches the
 //! clinical word, and the subject's text in the asked section answers though its words differ.
 
-use drugcite::ingest::IngestMode;
+use drugcite_engine::ingest::IngestMode;
 
 use crate::helpers::{
     corpus_lines, ingest_lexical, results, scratch_dir, spawn_app, spawn_app_with, write_jsonl,

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 
-use drugcite::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
-use drugcite::label::spl::read_spl;
-use drugcite::store::{DataDir, Snapshot};
+use drugcite_core::label::spl::read_spl;
+use drugcite_engine::ingest::{ingest, IngestMode, IngestOptions, IngestReport, ProgressMode};
+use drugcite_store::{DataDir, Snapshot};
 
 use crate::helpers::{corpus_lines, scratch_dir, shared_data, write_jsonl};
 

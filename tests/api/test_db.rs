@@ -2,9 +2,9 @@
 //! fresh PostgreSQL database per test on the server named by `$DRUGCITE_TEST_POSTGRES_URL`
 //! (`scripts/postgres.sh` starts one; `scripts/test.sh` does so before the tests).
 
-use drugcite::accounts::Accounts;
-use drugcite::startup::AccountsConfig;
-use drugcite::store::DataDir;
+use drugcite_accounts::Accounts;
+use drugcite_server::startup::AccountsConfig;
+use drugcite_store::DataDir;
 use sqlx::Executor;
 
 use crate::helpers::subset_index;
@@ -30,7 +30,7 @@ impl TestDb {
             .expect("connect to PostgreSQL");
         let name = format!(
             "drugcite_test_{}",
-            drugcite::domain::ApiKey::generate().id()
+            drugcite_core::domain::ApiKey::generate().id()
         );
         admin
             .execute(format!("CREATE DATABASE {name}").as_str())

@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use drugcite::graph::GraphData;
-use drugcite::ingest::{IngestMode, IngestReport};
-use drugcite::store::{DataDir, Snapshot};
+use drugcite_engine::graph::GraphData;
+use drugcite_engine::ingest::{IngestMode, IngestReport};
+use drugcite_store::{DataDir, Snapshot};
 
 use crate::cli::drugcite;
 use crate::helpers::{

@@ -5,10 +5,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use drugcite::domain::Fingerprint;
-use drugcite::engine::Engine;
-use drugcite::store::{DataDir, Snapshot};
-use drugcite::verify::Verification;
+use drugcite_core::domain::Fingerprint;
+use drugcite_engine::engine::Engine;
+use drugcite_engine::verify::Verification;
+use drugcite_store::{DataDir, Snapshot};
 
 use crate::helpers::{
     assert_error, embedder, results, scratch_dir, spawn_app, spawn_app_with, subset_index, GENEROUS,

@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use drugcite::label::spl::read_spl;
+use drugcite_core::label::spl::read_spl;
 use serde_json::Value;
 
 use crate::helpers::{scratch_dir, shared_data};

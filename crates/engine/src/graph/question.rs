@@ -1,0 +1,401 @@
+//! Graph question understanding without a language model: the drugs (generic or brand names),
+//! classes and conditions (with curated synonyms) a question names, the relations it asks
+//! about and which condition each relation word governs, whether it asks "which drugs", for
+//! boxed warnings only, or for what several drugs share. Each drug, class and condition is
+//! kept once, and at most `MAX_NAMED` of each, so a long question costs no more to answer
+//! than a short one. Also: drugs without a label (graph nodes known from other labels' text),
+//! enzyme classes ("strong CYP3A4 inhibitors"), populations ("in pregnancy") as conditions,
+//! and the question's form (yes/no, common side effects). Pure: no traversal here.
+
+use std::ops::Range;
+
+use super::build::target_nodes;
+use super::enzymes::{enzyme_classes, question_class_names};
+use super::findings::lab_findings;
+use super::model::{Node, RelationType};
+use super::relations::{Drugs, Target};
+use crate::conditions::{Matcher, Purpose};
+use crate::curated::ConditionSynonyms;
+use crate::search::understanding::form::{question_form, QuestionForm};
+use crate::search::understanding::populations::{covered_names, populations};
+use crate::search::understanding::{DrugMention, ReadAs};
+use drugcite_core::text::{key_of, words, Word};
+
+mod wording;
+use wording::{
+    asks_boxed_only, asks_shared, asks_which, example_connectors, governing_relations,
+    intent_spans, is_filler, phrase_spans, unrecognized, word_at,
+};
+
+/// Most distinct drugs and classes, and most distinct conditions, kept from one question (the
+/// first named); the reasoner expands no more than these.
+pub const MAX_NAMED: usize = 8;
+
+/// A drug or class the question names and the graph nodes it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedDrug {
+    pub nodes: Vec<Node>,
+    pub is_class: bool,
+}
+
+/// A condition the question names: its words as asked, the phrases that count as the same
+/// condition, and the relation types the nearest relation word asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedCondition {
+    pub text: String,
+    pub name: String,
+    /// Normalised keys (see `conditions::text::key_of`) of every phrase of the condition.
+    pub keys: Vec<String>,
+    /// Node ids it stands for besides those matched by `keys` (a population's nodes).
+    pub ids: Vec<String>,
+    pub relations: Vec<RelationType>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GraphQuestion {
+    pub drugs: Vec<NamedDrug>,
+    pub conditions: Vec<NamedCondition>,
+    /// Every relation type a relation word of the question asks for, in question order.
+    pub relation_types: Vec<RelationType>,
+    /// "Which drugs …": the answer is drugs, the drugs named are partners, not subjects.
+    pub asks_which: bool,
+    pub boxed_only: bool,
+    pub shared: bool,
+    /// Content words nothing above accounts for.
+    pub unrecognized: Vec<String>,
+    pub form: QuestionForm,
+    /// Names of the drugs named that have no label in the index (they are partners).
+    pub unlabelled: Vec<String>,
+    /// The words of the last named class when it was only guessed by its head
+    /// (`classes_by_head`): an answer that finds nothing with it is answered without it.
+    pub guessed_class: Option<String>,
+    /// Question words no label uses and the label words they were read as.
+    pub read_as: Vec<ReadAs>,
+}
+
+impl GraphQuestion {
+    /// The question without its guessed class, its words back among those not understood.
+    pub fn without_guess(&self) -> Option<GraphQuestion> {
+        let words = self.guessed_class.as_ref()?;
+        let mut plain = self.clone();
+        plain.drugs.pop();
+        plain
+            .unrecognized
+            .extend(words.split_whitespace().map(str::to_owned));
+        plain.guessed_class = None;
+        Some(plain)
+    }
+
+    /// Why the question cannot be answered as asked, if it cannot.
+    pub fn note(&self) -> Option<&'static str> {
+        if self.drugs.is_empty() && self.conditions.is_empty() {
+            Some("no drug, drug class or condition known to the graph was recognised in the question")
+        } else if self.drugs.is_empty() && !self.asks_which {
+            Some("no drug or drug class known to the graph was recognised; ask \"which drugs …\" to search all drugs")
+        } else {
+            None
+        }
+    }
+}
+
+/// What understanding needs from the live index and the curated data.
+pub struct Understander<'a> {
+    pub drugs: Drugs<'a>,
+    /// Whether a word is the name of an unlabelled drug node of the graph.
+    pub is_unlabelled: &'a dyn Fn(&str) -> bool,
+    pub matcher: &'a Matcher,
+    pub synonyms: &'a [ConditionSynonyms],
+}
+
+impl Understander<'_> {
+    pub fn understand(&self, question: &str) -> GraphQuestion {
+        let (lower, read_as) = self.drugs.vocabulary().respelled(&question.to_lowercase());
+        let intents = intent_spans(&lower);
+        let mut covered: Vec<Range<usize>> = intents.iter().map(|(span, _)| span.clone()).collect();
+        let mentions = self.drugs.vocabulary().understand(&lower);
+        let connectors = example_connectors(&lower, &mentions.drugs);
+        let examples: Vec<usize> = connectors.iter().map(|c| c.end).collect();
+        covered.extend(
+            connectors
+                .iter()
+                .map(|c| c.start..word_at(&lower, c.end).end),
+        );
+        let mut drugs = self.named_drugs(&lower, mentions.drugs, &examples, &mut covered);
+        drugs.extend(enzyme_drugs(&lower, &mut covered));
+        let unlabelled =
+            self.unlabelled(&lower, mentions.unlabelled_drugs, &examples, &mut covered);
+        drugs.extend(unlabelled.iter().map(|name| NamedDrug {
+            nodes: vec![Node::unlabelled_drug(name)],
+            is_class: false,
+        }));
+        drugs.truncate(MAX_NAMED);
+        let mut conditions = self.named_populations(&lower, &intents, &mut covered);
+        conditions.extend(self.named_conditions(&lower, &intents, &mut covered));
+        conditions.truncate(MAX_NAMED);
+        let guessed_class = self
+            .classes_by_head(&lower, &mut covered)
+            .filter(|_| drugs.len() < MAX_NAMED)
+            .map(|(class, words)| {
+                drugs.push(class);
+                words
+            });
+        let mut relation_types = Vec::new();
+        for kind in intents.iter().flat_map(|(_, kinds)| kinds.iter()) {
+            if !relation_types.contains(kind) {
+                relation_types.push(*kind);
+            }
+        }
+        let form = question_form(question);
+        let two_drugs = drugs.len() > 1 && conditions.is_empty();
+        if form == QuestionForm::YesNo && two_drugs && relation_types.is_empty() {
+            relation_types = vec![RelationType::Contraindication, RelationType::Interaction];
+        }
+        if form == QuestionForm::CommonSideEffects {
+            relation_types.retain(|k| *k != RelationType::Warning);
+        }
+        GraphQuestion {
+            drugs,
+            conditions,
+            relation_types,
+            asks_which: mentions.subject_open || asks_which(&lower),
+            boxed_only: asks_boxed_only(&lower),
+            shared: asks_shared(&lower),
+            unrecognized: unrecognized(&lower, &covered),
+            form,
+            unlabelled,
+            guessed_class,
+            read_as,
+        }
+    }
+
+    /// The drugs without a label the question names that are unlabelled drug nodes of the
+    /// graph: those the vocabulary knows (it also knows curated names and drug-name stems the
+    /// graph has no node for — those stay "not understood"), and other words of the question.
+    fn unlabelled(
+        &self,
+        lower: &str,
+        known: Vec<String>,
+        examples: &[usize],
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<String> {
+        let is_example = |name: &str| lower.find(name).is_some_and(|at| examples.contains(&at));
+        let mut names: Vec<String> = known
+            .into_iter()
+            .filter(|name| (self.is_unlabelled)(name) && !is_example(name))
+            .collect();
+        for word in words(lower) {
+            let text = &lower[word.span.clone()];
+            let is_covered = covered
+                .iter()
+                .any(|r| r.start <= word.span.start && word.span.end <= r.end);
+            if !is_covered && !names.iter().any(|n| n == text) && (self.is_unlabelled)(text) {
+                names.push(text.to_owned());
+            }
+        }
+        for name in &names {
+            covered.extend(phrase_spans(lower, name));
+        }
+        names
+    }
+
+    /// The drugs and classes the question names, but for drugs named as examples of a class
+    /// (`examples`: where they start), which the class already stands for.
+    fn named_drugs(
+        &self,
+        lower: &str,
+        mentions: Vec<DrugMention>,
+        examples: &[usize],
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<NamedDrug> {
+        let mut named = Vec::new();
+        for mention in mentions {
+            let at = lower.find(&mention.word);
+            if mention.class.is_none() && at.is_some_and(|at| examples.contains(&at)) {
+                continue;
+            }
+            let (target, is_class) = match &mention.class {
+                Some(class) => (Some(Target::Class(class.clone())), true),
+                None => (self.drugs.named(&mention.word, &mention.labels), false),
+            };
+            let Some(target) = target else { continue };
+            covered.extend(at.map(|at| at..at + mention.word.len()));
+            let drug = NamedDrug {
+                nodes: target_nodes(&target, self.drugs.labels()),
+                is_class,
+            };
+            if named.len() < MAX_NAMED && !named.contains(&drug) {
+                named.push(drug);
+            }
+        }
+        named
+    }
+
+    /// Classes named by a phrase of the question's own that ends in the last two words of
+    /// class names, among the words nothing else accounted for ("iodinated contrast agents" →
+    /// every "… contrast agent" class: radiographic, gadolinium-based, …), read by that head,
+    /// with the words read. A guess: the answer drops it when it finds nothing with it ("CYP
+    /// enzyme inhibitors" is not the angiotensin converting enzyme inhibitors).
+    fn classes_by_head(
+        &self,
+        lower: &str,
+        covered: &mut Vec<Range<usize>>,
+    ) -> Option<(NamedDrug, String)> {
+        let is_free = |w: &Word| {
+            !covered
+                .iter()
+                .any(|r| r.start <= w.span.start && w.span.end <= r.end)
+                && !is_filler(&w.norm)
+                && w.norm.chars().all(char::is_alphabetic)
+        };
+        let free: Vec<Word> = words(lower).into_iter().filter(is_free).collect();
+        let vocabulary_classes = self.drugs.vocabulary().classes();
+        let names = vocabulary_classes.keys().copied();
+        let (classes, span) = super::heads::classes_by_head(lower, &free, names)?;
+        covered.push(span.clone());
+        let class = NamedDrug {
+            nodes: classes.iter().map(|n| Node::class(n)).collect(),
+            is_class: true,
+        };
+        Some((class, lower[span].to_owned()))
+    }
+
+    /// Populations and settings the question names, as conditions standing for population nodes
+    /// and for the conditions of the same words ("renal impairment").
+    fn named_populations(
+        &self,
+        lower: &str,
+        intents: &[(Range<usize>, &'static [RelationType])],
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<NamedCondition> {
+        populations(lower)
+            .into_iter()
+            .map(|mention| {
+                covered.push(mention.span.clone());
+                NamedCondition {
+                    text: lower[mention.span.clone()].to_owned(),
+                    ids: covered_names(&mention.name)
+                        .iter()
+                        .map(|n| Node::population(n).id)
+                        .collect(),
+                    keys: self.phrases_of(base_name(&mention.name)),
+                    relations: governing_relations(intents, &mention.span),
+                    name: mention.name,
+                }
+            })
+            .collect()
+    }
+
+    /// Normalised keys of `name` and of its curated synonyms.
+    fn phrases_of(&self, name: &str) -> Vec<String> {
+        let key = key_of(name);
+        self.synonyms
+            .iter()
+            .find(|g| g.phrases.iter().any(|p| key_of(p) == key))
+            .map_or_else(
+                || vec![key.clone()],
+                |g| g.phrases.iter().map(|p| key_of(p)).collect(),
+            )
+    }
+
+    /// Normalised keys of `phrases` and of the condition each reads as in label text, when
+    /// the reading drops no more than a leading word ("major adverse cardiovascular events"
+    /// reads as the label's "adverse cardiovascular event"; "mace" is its synonym).
+    fn keys_as_labels_read(&self, phrases: &[String]) -> Vec<String> {
+        let mut keys: Vec<String> = phrases.iter().map(|p| key_of(p)).collect();
+        for phrase in phrases {
+            let read = self.matcher.find(phrase, Purpose::Outcomes).into_iter();
+            let whole = read.filter(|m| {
+                m.span.end == phrase.len() && phrase[..m.span.start].split_whitespace().count() <= 1
+            });
+            keys.extend(whole.map(|m| key_of(&m.condition_name)));
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    fn named_conditions(
+        &self,
+        lower: &str,
+        intents: &[(Range<usize>, &'static [RelationType])],
+        covered: &mut Vec<Range<usize>>,
+    ) -> Vec<NamedCondition> {
+        let mut spans: Vec<(Range<usize>, String, Vec<String>)> = Vec::new();
+        for group in self.synonyms {
+            for phrase in &group.phrases {
+                for span in phrase_spans(lower, phrase) {
+                    spans.push((span, group.phrases[0].clone(), group.phrases.clone()));
+                }
+            }
+        }
+        for finding in lab_findings(lower) {
+            let name = lower[finding.span.clone()].to_owned();
+            spans.push((finding.span, name, finding.phrases));
+        }
+        for mention in self.matcher.find(lower, Purpose::Conditions) {
+            let synonyms = self
+                .synonyms
+                .iter()
+                .find(|g| g.phrases.iter().any(|p| key_of(p) == mention.key));
+            let phrases = synonyms.map_or_else(|| vec![mention.key.clone()], |g| g.phrases.clone());
+            spans.push((mention.span, mention.condition_name, phrases));
+        }
+        spans.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
+        let mut named: Vec<NamedCondition> = Vec::new();
+        let mut taken: Vec<Range<usize>> = Vec::new();
+        for (span, name, phrases) in spans {
+            let overlaps = |r: &Range<usize>| r.start < span.end && span.start < r.end;
+            if taken.iter().any(overlaps) || covered.iter().any(overlaps) {
+                continue;
+            }
+            taken.push(span.clone());
+            let keys = self.keys_as_labels_read(&phrases);
+            add_condition(
+                &mut named,
+                NamedCondition {
+                    text: lower[span.clone()].to_owned(),
+                    name,
+                    keys,
+                    ids: Vec::new(),
+                    relations: governing_relations(intents, &span),
+                },
+            );
+        }
+        covered.extend(taken);
+        named
+    }
+}
+
+/// Enzyme and transporter classes the question names, as classes standing for every class
+/// node of the graph they cover (see `enzymes::question_class_names`).
+fn enzyme_drugs(lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> {
+    enzyme_classes(lower)
+        .into_iter()
+        .map(|class| {
+            covered.push(class.span.clone());
+            NamedDrug {
+                nodes: question_class_names(&class)
+                    .iter()
+                    .map(|n| Node::class(n))
+                    .collect(),
+                is_class: true,
+            }
+        })
+        .collect()
+}
+
+/// A population's name without its grade: the condition words it shares with the vocabularies.
+fn base_name(name: &str) -> &str {
+    name.split_once(" (").map_or(name, |(base, _)| base)
+}
+
+/// Adds a condition unless the same one is already named with the same relation types (a
+/// repeat asks nothing new); past `MAX_NAMED` distinct conditions the rest are left out.
+fn add_condition(named: &mut Vec<NamedCondition>, condition: NamedCondition) {
+    let repeat = named
+        .iter()
+        .any(|c| c.keys == condition.keys && c.relations == condition.relations);
+    if !repeat && named.len() < MAX_NAMED {
+        named.push(condition);
+    }
+}

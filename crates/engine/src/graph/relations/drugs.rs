@@ -1,0 +1,135 @@
+//! Drug, class and enzyme-class names in label text: what a word refers to (a label's drug by
+//! generic or brand name, an ingredient of a small combination, a drug without a label of its
+//! own). Label text is read as written; question spelling forgiveness does not apply here.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, LazyLock};
+
+use super::Target;
+use crate::graph::enzymes::enzyme_classes;
+use crate::graph::names::{curated_names, has_usan_stem};
+use crate::search::understanding::{name_parts, DrugVocabulary};
+use drugcite_core::label::LabelMeta;
+use drugcite_core::text::{occurrences, WordEdge};
+
+/// The drugs and classes a label text can name: the index's vocabulary and its labels, and
+/// the curated brands (brand → first word of the generic name).
+pub struct Drugs<'a> {
+    vocabulary: &'a DrugVocabulary,
+    labels: &'a [Arc<LabelMeta>],
+    brands: &'static HashMap<String, String>,
+}
+
+/// Most ingredients a product may list for its name to stand for one of them (homeopathic
+/// mixtures list dozens, "serotonin" among them).
+const MAX_INGREDIENTS: usize = 3;
+
+/// The drugs, classes, enzyme classes and unlabelled drugs a sentence names.
+pub(super) fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
+    let understood = drugs.vocabulary().understand(sentence);
+    let mut targets: Vec<Target> = understood
+        .drugs
+        .into_iter()
+        .filter(|mention| mention.class.is_some() || is_written(sentence, &mention.word))
+        .filter_map(|mention| match mention.class {
+            Some(class) => Some(Target::Class(class)),
+            None => drugs.named(&mention.word, &mention.labels),
+        })
+        .collect();
+    targets.extend(
+        understood
+            .unlabelled_drugs
+            .into_iter()
+            .map(Target::Unlabelled),
+    );
+    for class in enzyme_classes(sentence) {
+        targets.extend(class.names.into_iter().map(Target::Class));
+    }
+    targets
+}
+
+impl<'a> Drugs<'a> {
+    pub fn new(vocabulary: &'a DrugVocabulary, labels: &'a [Arc<LabelMeta>]) -> Self {
+        Self {
+            vocabulary,
+            labels,
+            brands: crate::curated::brand_generics(),
+        }
+    }
+
+    pub fn vocabulary(&self) -> &DrugVocabulary {
+        self.vocabulary
+    }
+
+    pub fn labels(&self) -> &[Arc<LabelMeta>] {
+        self.labels
+    }
+
+    /// What a one-word drug name of a text refers to: a label's drug, else an unlabelled drug.
+    pub fn by_name(&self, name: &str) -> Option<Target> {
+        let understood = self.vocabulary.understand(name);
+        if let Some(mention) = understood.drugs.into_iter().find(|m| m.class.is_none()) {
+            return self.named(&mention.word, &mention.labels);
+        }
+        understood
+            .unlabelled_drugs
+            .into_iter()
+            .next()
+            .map(Target::Unlabelled)
+    }
+
+    /// What a drug word of a text refers to: the single-ingredient labels it names (by
+    /// generic or brand name); else the ingredient itself, when a product of a few ingredients
+    /// contains it; else nothing.
+    pub fn named(&self, word: &str, labels: &BTreeSet<u32>) -> Option<Target> {
+        let meta = |l: &u32| &self.labels[*l as usize];
+        let single: Vec<u32> = labels
+            .iter()
+            .filter(|l| {
+                let m = meta(l);
+                let parts = name_parts(&m.drug.name);
+                let generic = first_word(&m.drug.name);
+                let generic_word =
+                    generic == word || self.brands.get(word).is_some_and(|g| g == generic);
+                let brand = m
+                    .drug
+                    .brand_names
+                    .iter()
+                    .any(|b| b.eq_ignore_ascii_case(word));
+                parts.len() == 1 && (generic_word || brand)
+            })
+            .copied()
+            .collect();
+        if !single.is_empty() {
+            return Some(Target::Drug(single));
+        }
+        let ingredient = labels.iter().any(|l| {
+            let parts = name_parts(&meta(l).drug.name);
+            parts.len() <= MAX_INGREDIENTS && parts.iter().any(|p| first_word(p) == word)
+        });
+        if ingredient {
+            return Some(Target::Ingredient(word.to_owned()));
+        }
+        is_drug_name(word).then(|| Target::Unlabelled(word.to_owned()))
+    }
+}
+
+/// A word that only kits or many-ingredient products of the index contain is still a drug of
+/// its own when its form says so (a USAN stem: "clarithromycin" of a triple pack) or the curated
+/// tables name it: a drug without a label of its own.
+pub(super) fn is_drug_name(word: &str) -> bool {
+    static CURATED: LazyLock<BTreeSet<String>> = LazyLock::new(curated_names);
+    has_usan_stem(word) || CURATED.contains(word)
+}
+
+/// Whether `word` is written in `sentence` as it is, not only read as a misspelling of it (the
+/// question reader forgives "chronic" for "chromic"; label text is taken as written).
+fn is_written(sentence: &str, word: &str) -> bool {
+    occurrences(sentence, word, WordEdge::WholeOrPlural)
+        .next()
+        .is_some()
+}
+
+fn first_word(name: &str) -> &str {
+    name.split_whitespace().next().unwrap_or_default()
+}

@@ -1,0 +1,16 @@
+//! drugcite's engine: ingest, the live index, question understanding, search, verify, the quote
+//! check and the knowledge graph, over the store. No HTTP, no command line: the server and the
+//! binary are thin adapters over `engine::Engine`.
+
+pub mod cache_stats;
+pub mod conditions;
+pub mod curated;
+pub mod embed;
+pub mod engine;
+pub mod graph;
+pub mod history;
+pub mod ingest;
+pub mod live;
+pub mod neo4j;
+pub mod search;
+pub mod verify;

@@ -1,0 +1,153 @@
+//! Which words of a question or a label name can be drug names: salts, forms and routes that
+//! never are, words that only name a chemical before a head noun, the words that ask for drugs
+//! in general, the names a label may be called by. Word rules only; the vocabulary of the
+//! labels is `mod.rs`.
+
+use super::LabelNames;
+use drugcite_core::text::name_words;
+
+/// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
+const NOT_DRUG_WORDS: &[&str] = &[
+    "acetate",
+    "and",
+    "anhydrous",
+    "besylate",
+    "bisulfate",
+    "bromide",
+    "calcium",
+    "capsule",
+    "capsules",
+    "chloride",
+    "citrate",
+    "delayed",
+    "dihydrate",
+    "disodium",
+    "extended",
+    "fumarate",
+    "hcl",
+    "hydrobromide",
+    "hydrochloride",
+    "injection",
+    "kit",
+    "lotion",
+    "magnesium",
+    "maleate",
+    "mesylate",
+    "monohydrate",
+    "ophthalmic",
+    "oral",
+    "phosphate",
+    "potassium",
+    "release",
+    "sodium",
+    "solution",
+    "succinate",
+    "sulfate",
+    "suspension",
+    "tablet",
+    "tablets",
+    "tartrate",
+    "topical",
+    "with",
+    "cream",
+    "gel",
+    "ointment",
+    "spray",
+    "nasal",
+    "for",
+    "film",
+    "coated",
+];
+/// Nouns that make the word before them an adjective of a chemical or a material ("lactic
+/// acid", "nitric oxide", "methylene blue"): a name word only ever followed by one of them is
+/// ordinary vocabulary on its own ("lactic acidosis").
+pub(super) const HEAD_NOUNS: &[&str] = &[
+    "acid", "oil", "oxide", "dioxide", "alcohol", "blue", "green", "water", "gland", "lobe",
+    "extract", "seed", "root", "leaf", "toxin", "salt", "ringers", "mucosa", "bladder",
+];
+/// Words that ask for drugs in general ("which drugs…", "medications that…").
+const GENERIC_DRUG_WORDS: &[&str] = &["drugs", "medications", "medicines", "meds", "agents"];
+/// The same in the singular, asking only after one of `ASKING_WORDS` ("which drug…").
+const GENERIC_DRUG_WORD: &[&str] = &["drug", "medication", "medicine"];
+const ASKING_WORDS: &[&str] = &["which", "what", "any", "other"];
+/// Shortest word taken as a drug name on its own (shorter ones collide with ordinary words).
+const MIN_NAME_WORD: usize = 4;
+
+/// Possessives: "my anxiety meds" are the asker's own medicines, not drugs in general.
+pub(super) const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+/// Words before a medicine noun that a possessive may stand before ("my blood pressure meds").
+const POSSESSED_WORDS: usize = 3;
+
+/// Whether the word at `at` asks for drugs in general: "drugs", "medications"…, or "which drug";
+/// not "drug interactions", nor a possessive's medicines ("my seizure meds").
+pub(super) fn asks_for_drugs(tokens: &[&str], at: usize) -> bool {
+    let word = tokens[at];
+    let next_is_interaction = tokens
+        .get(at + 1)
+        .is_some_and(|n| n.starts_with("interaction"));
+    let asked = at > 0 && ASKING_WORDS.contains(&tokens[at - 1]);
+    let possessed = tokens[at.saturating_sub(POSSESSED_WORDS)..at]
+        .iter()
+        .any(|w| POSSESSIVES.contains(w));
+    !next_is_interaction
+        && !possessed
+        && (GENERIC_DRUG_WORDS.contains(&word) || (asked && GENERIC_DRUG_WORD.contains(&word)))
+}
+
+pub(super) fn is_name_word(word: &str) -> bool {
+    word.chars().count() >= MIN_NAME_WORD
+        && word.chars().any(char::is_alphabetic)
+        && !NOT_DRUG_WORDS.contains(&word)
+}
+
+pub(super) fn singular(word: &str) -> Option<&str> {
+    word.strip_suffix('s').filter(|w| w.len() >= MIN_NAME_WORD)
+}
+
+/// More ingredients than this make a label's generic a mixture's list (`own_names`).
+const MIXTURE_INGREDIENTS: usize = 6;
+
+/// The names a question may call a label by: all of them, but of a mixture — more than
+/// `MIXTURE_INGREDIENTS` ingredients in its generic or substances (multivitamins, homeopathic
+/// kits of plant and organ extracts) — only its brands and a generic that lists nothing:
+/// nobody names such a product by one ingredient among many, and "bladder" or "iron" would
+/// otherwise name it.
+pub(super) fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a String> {
+    let generic = label.generic.to_lowercase();
+    let listed: usize = name_parts(&generic)
+        .iter()
+        .map(|part| part.split(" - ").count())
+        .sum();
+    let substances = label.names.len().saturating_sub(1 + label.brands.len());
+    let mixture = listed.max(substances) > MIXTURE_INGREDIENTS;
+    let brand = |name: &str| label.brands.iter().any(|b| b.eq_ignore_ascii_case(name));
+    let first_word = name_words(&generic).next().map(str::to_owned);
+    let described = move |name: &str| {
+        let lower = name.to_lowercase();
+        brand(name)
+            && first_word
+                .as_deref()
+                .is_some_and(|w| words_before(&lower, w))
+    };
+    label
+        .names
+        .iter()
+        .filter(move |name| !mixture || brand(name) || (listed == 1 && **name == generic))
+        .filter(move |name| !described(name))
+}
+
+/// Whether `word` is a word of `name` after its first: a brand that names its generic after
+/// other words ("good sense levocetirizine", "head lice treatment ivermectin lotion") is a
+/// seller's or a description's words before the drug's name, not a name of it ("good",
+/// "head").
+fn words_before(name: &str, word: &str) -> bool {
+    name_words(name).skip(1).any(|w| w == word)
+}
+
+/// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
+pub(crate) fn name_parts(name: &str) -> Vec<String> {
+    name.split([',', '/', ';'])
+        .flat_map(|part| part.split(" and "))
+        .map(str::to_owned)
+        .collect()
+}

@@ -1,0 +1,24 @@
+//! drugcite's lab, as a library for the `drugcite-lab` binary and its tests: scoring search and
+//! graph answers on question files, comparing two runs' answers, the ranking's training rows,
+//! and learning the extractor's term file and the graph's severity cues from annotations.
+//! Depends on the engine; nothing in the product depends on it.
+
+pub mod agreement;
+pub mod answers;
+pub mod brat;
+pub mod cue_learning;
+pub mod eval;
+pub mod eval_cli;
+pub mod eval_graph;
+pub mod extract_cli;
+pub mod extractor_learning;
+pub mod severity_cli;
+pub mod training;
+
+/// Writes to stdout, a closed pipe (`| head`) being an error like any other, not a panic.
+pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    Ok(stdout.flush()?)
+}
