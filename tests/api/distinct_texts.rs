@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use drugcite_core::domain::{Question, SearchFilters, TopK};
+use drugcite_engine::index::{LiveIndex, OpenOptions};
 use drugcite_engine::ingest::IngestMode;
-use drugcite_engine::live::{LiveIndex, OpenOptions};
 use drugcite_engine::search::lexical::{
     analyse, lexical_candidates, lexical_candidates_and_within, section_candidates, LexicalHit,
 };

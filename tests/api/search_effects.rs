@@ -3,7 +3,7 @@
 //! compares the question with those its subject's texts name ("dying from heart problems" →
 //! "cardiovascular death"), the same labels always giving the same file.
 
-use drugcite_engine::search::effects::EFFECTS_FILE;
+use drugcite_engine::index::effects::EFFECTS_FILE;
 use drugcite_store::DataDir;
 
 use crate::helpers::{

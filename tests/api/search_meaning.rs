@@ -9,10 +9,10 @@
 
 use std::sync::Arc;
 
-use drugcite_engine::live::{Live, LiveIndex, OpenOptions};
+use drugcite_engine::index::{Live, LiveIndex, OpenOptions};
 use drugcite_engine::search::indicated::{with_indicated_subject, EmbedPhrase};
 use drugcite_engine::search::section_space::SectionSpace;
-use drugcite_engine::search::understanding::Understanding;
+use drugcite_engine::understand::Understanding;
 use drugcite_store::DataDir;
 
 use crate::helpers::{

@@ -1,13 +1,15 @@
-//! The engine the CLI and the HTTP adapter share: one live generation (`live`) and the three
-//! services over it — search, verify and the graph — wired for the chosen graph backend, and
-//! the engine's error. Composition only: each service owns its logic and its cache.
+//! The engine the CLI and the HTTP adapter share: one live generation (`index`) and the
+//! services over it — search, verify, the quote check and the graph — wired for the chosen
+//! graph backend. Composition only: each service owns its logic and its cache.
 
 use std::sync::Arc;
 
-use crate::embed::{EmbedError, Embedder};
-use crate::graph::service::{GraphAnswer, GraphService};
-use crate::live::{LiveIndex, OpenOptions};
-use crate::neo4j::{Neo4jClient, Neo4jError, SyncWatch};
+use crate::embed::Embedder;
+pub use crate::error::EngineError;
+use crate::graph_answers::{GraphAnswer, GraphService};
+use crate::index::{LiveIndex, OpenOptions};
+use crate::neo4j::{Neo4jClient, SyncWatch};
+use crate::quote::{check_quotes, CheckRequest, QuoteReport, QuoteSources};
 use crate::search::{SearchHit, Searcher};
 use drugcite_core::domain::{GraphLimit, MaxHops, Question, SearchFilters, TopK};
 
@@ -15,17 +17,6 @@ use drugcite_core::domain::{GraphLimit, MaxHops, Question, SearchFilters, TopK};
 const FALLBACK_SEGMENTS: i64 = 5;
 use crate::verify::{SegmentSource, Verifier};
 use drugcite_store::{DataDir, StoreError};
-
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Embed(#[from] EmbedError),
-    /// The Neo4j graph backend failed or did not answer in time.
-    #[error(transparent)]
-    GraphStore(#[from] Neo4jError),
-}
 
 /// Where the knowledge graph and the verify lookups live. Search always runs on the local
 /// index.
@@ -96,6 +87,16 @@ impl Engine {
             Vec::new()
         };
         Ok((answer, fallback))
+    }
+
+    /// Checks the quotes of `request` against the live generation (see `quote`).
+    pub fn check_quotes(&self, request: &CheckRequest) -> Result<QuoteReport, EngineError> {
+        let sources = QuoteSources {
+            index: &self.index,
+            searcher: &self.searcher,
+            verifier: &self.verifier,
+        };
+        check_quotes(&sources, request)
     }
 
     /// Follows what was published since the last call: a newer generation of the data

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use drugcite_core::domain::Fingerprint;
 use drugcite_engine::embed::Embedder;
+use drugcite_engine::index::vectors::DenseIndex;
 use drugcite_engine::ingest::{ingest, IngestMode, IngestOptions, ProgressMode};
-use drugcite_engine::search::vectors::DenseIndex;
 use drugcite_store::{DataDir, Snapshot};
 use rand::{Rng, SeedableRng};
 

@@ -39,7 +39,7 @@ mod seal;
 pub use schema::text_analyzer;
 mod snapshot;
 mod texts;
-pub use schema::Fields;
+pub use schema::{u64_column, Fields};
 pub use texts::SegmentStatistics;
 pub use texts::{TextFields, TextsIndex};
 pub mod progress;

@@ -123,3 +123,13 @@ pub fn text_analyzer() -> TextAnalyzer {
         .filter_dynamic(Stemmer::new(Language::English))
         .build()
 }
+
+/// A u64 fast field of a tantivy segment as a column (a missing value reads 0), `None` when
+/// the segment has no such field (a generation written before it existed).
+pub fn u64_column(
+    reader: &tantivy::SegmentReader,
+    name: &str,
+) -> Option<std::sync::Arc<dyn tantivy::columnar::ColumnValues<u64>>> {
+    let column = reader.fast_fields().u64(name).ok()?;
+    Some(column.first_or_default_col(0))
+}

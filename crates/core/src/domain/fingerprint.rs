@@ -12,6 +12,10 @@ const DOMAIN_TAG: &[u8] = b"drugcite.segment.v1";
 const BITS: usize = 128;
 
 /// First 128 bits of SHA-256 over the tag and the length-prefixed (set_id, section key, text).
+/// Largest Hamming distance verify reports as "near" (DESIGN.md: found exactly by splitting the
+/// 128 bits into 8 blocks of 16); beyond it a fingerprint is simply not found.
+pub const MAX_HAMMING_RADIUS: u32 = 7;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Fingerprint(u128);
 

@@ -12,7 +12,7 @@ mod top_k;
 
 pub use api_key::ApiKey;
 pub use filters::SearchFilters;
-pub use fingerprint::Fingerprint;
+pub use fingerprint::{Fingerprint, MAX_HAMMING_RADIUS};
 pub use graph_bounds::{GraphLimit, MaxHops};
 pub use question::{Question, PATTERN as QUESTION_PATTERN};
 pub use set_id::SetId;

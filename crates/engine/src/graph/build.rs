@@ -16,7 +16,7 @@ use super::model::{Evidence, GraphData, Node, RelationType, Relationship, Severi
 use super::names::{curated_names, has_usan_stem, listed_names, stem_names, table_row_names};
 use super::relations::{relation_of_section, statements, Drugs, Target};
 use crate::conditions::{self, Matcher, Purpose, VocabularyTerm};
-use crate::search::understanding::DrugVocabulary;
+use crate::understand::DrugVocabulary;
 use drugcite_core::domain::TextHash;
 use drugcite_core::label::LabelMeta;
 use drugcite_store::{Snapshot, StoreError};

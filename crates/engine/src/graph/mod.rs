@@ -5,36 +5,28 @@
 pub mod analysis;
 pub mod build;
 mod class_level;
-mod common;
 pub mod cues;
 pub mod enzymes;
 pub mod findings;
-mod heads;
+pub(crate) mod heads;
 pub mod instruction;
 mod membership;
 pub mod model;
 pub mod names;
-pub mod question;
+pub mod query;
 pub mod reason;
 pub mod relations;
-pub mod service;
 pub mod severity;
-pub mod verdict;
 
 use std::path::Path;
-use std::sync::Arc;
 
 pub use build::build;
 pub use model::{Evidence, GraphData, Node, NodeKind, RelationType, Relationship, Severity};
-pub use question::GraphQuestion;
+pub use query::GraphQuestion;
 pub use reason::{Found, Hop, KnowledgeGraph};
 
-use self::question::Understander;
-use self::relations::Drugs;
 use crate::conditions::{self, Matcher};
 use crate::curated::{condition_synonyms, ConditionSynonyms};
-use crate::search::understanding::DrugVocabulary;
-use drugcite_core::label::LabelMeta;
 
 /// A generation's graph with what reading questions about it needs: the condition matcher
 /// of the vocabulary it was built with and the curated condition synonyms.
@@ -73,19 +65,13 @@ impl Reasoner {
         &self.graph
     }
 
-    pub fn understand(
-        &self,
-        question: &str,
-        vocabulary: &DrugVocabulary,
-        labels: &[Arc<LabelMeta>],
-    ) -> GraphQuestion {
-        let is_unlabelled = |word: &str| self.graph.is_unlabelled_drug(word);
-        let understander = Understander {
-            drugs: Drugs::new(vocabulary, labels),
-            is_unlabelled: &is_unlabelled,
-            matcher: &self.matcher,
-            synonyms: &self.synonyms,
-        };
-        understander.understand(question)
+    /// The condition matcher of the vocabulary the graph was built with.
+    pub fn matcher(&self) -> &Matcher {
+        &self.matcher
+    }
+
+    /// The curated condition synonyms questions are read with.
+    pub fn synonyms(&self) -> &[ConditionSynonyms] {
+        &self.synonyms
     }
 }

@@ -12,8 +12,8 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
 use super::model::{Evidence, GraphData, Node, NodeKind, RelationType, Severity};
-use super::question::{GraphQuestion, NamedCondition, NamedDrug};
-use crate::search::understanding::form::QuestionForm;
+use super::query::{GraphQuestion, NamedCondition, NamedDrug};
+use crate::understand::form::QuestionForm;
 use drugcite_core::text::{key_contains, key_of};
 
 /// The relation types answered when a question names none.

@@ -16,7 +16,7 @@ use super::enzymes::enzyme_classes;
 use super::model::{RelationType, Severity};
 use super::severity::{is_negated, severity, window};
 use crate::conditions::{Matcher, Purpose, SectionGroup};
-use crate::search::understanding::populations::populations;
+use crate::understand::populations::populations;
 use drugcite_core::text::{contains_any_word, occurrences, WordEdge};
 
 mod drugs;

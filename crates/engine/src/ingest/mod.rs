@@ -25,7 +25,7 @@ use self::source::RawRecord;
 use crate::conditions::{self, VocabularyTerm};
 use crate::embed::{EmbedError, Embedder};
 use crate::graph::analysis::Analyses;
-use crate::search::effects::{write_effects, EffectsError, EFFECTS_FILE};
+use crate::index::effects::{write_effects, EffectsError, EFFECTS_FILE};
 use drugcite_core::label::{segment_label, LabelRecord, NameSource};
 use drugcite_store::history::Withdrawal;
 use drugcite_store::progress::{Progress, Unit};

@@ -12,8 +12,8 @@ use serde::de::DeserializeOwned;
 use super::sync::{node_label, relationship_type};
 use super::{Neo4jClient, Neo4jError};
 use crate::graph::{Evidence, GraphData, Node, NodeKind, RelationType, Relationship, Severity};
-use crate::verify::MAX_HAMMING_RADIUS;
 use drugcite_core::domain::Fingerprint;
+use drugcite_core::domain::MAX_HAMMING_RADIUS;
 use drugcite_core::label::{Drug, LabelMeta, NameSource};
 use drugcite_store::{Standing, StoredSegment, VersionRef};
 

@@ -4,15 +4,15 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use super::effects::{EffectIndex, EFFECT_SECTIONS};
 use super::features::NamedTexts;
 use super::lexical::{
     analyse, labels_candidates, labels_texts, labels_texts_naming, lexical_candidates,
     lexical_candidates_and_within, LexicalHit,
 };
-use super::understanding::Understanding;
-use super::vectors::DenseIndex;
-use crate::live::Live;
+use crate::index::effects::{EffectIndex, EFFECT_SECTIONS};
+use crate::index::vectors::DenseIndex;
+use crate::index::Live;
+use crate::understand::Understanding;
 use drugcite_core::domain::TextHash;
 use drugcite_store::StoreError;
 

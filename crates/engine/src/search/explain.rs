@@ -6,7 +6,7 @@ use super::collapse::searchable;
 use super::features::CopyFeatures;
 use super::ranking::{fused_texts, Candidates, FusedText};
 use super::{Retrieved, Searcher, CANDIDATES};
-use crate::engine::EngineError;
+use crate::error::EngineError;
 use drugcite_core::domain::Question;
 use drugcite_store::SegmentInfo;
 

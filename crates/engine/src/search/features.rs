@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::search::understanding::{Understanding, PERIPHERAL_SECTIONS};
+use crate::understand::{Understanding, PERIPHERAL_SECTIONS};
 use drugcite_core::domain::TextHash;
 use drugcite_store::{LabelSections, SegmentInfo};
 
@@ -258,7 +258,7 @@ mod tests {
 
     use super::*;
     use crate::search::ranking::tests::{fp, info};
-    use crate::search::understanding::DrugMention;
+    use crate::understand::DrugMention;
 
     /// No label is given otherwise than a form the question names.
     fn no_form() -> &'static dyn Fn(u32) -> bool {

@@ -13,14 +13,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use crate::embed::EmbedError;
-use crate::engine::EngineError;
-use crate::live::Live;
+use crate::error::EngineError;
+use crate::index::Live;
 use crate::search::lexical::{analyse, section_candidates};
-use crate::search::understanding::medicine::{form_routes, JOINING_WORDS};
-use crate::search::understanding::medicine_condition::{
+use crate::understand::medicine::{form_routes, JOINING_WORDS};
+use crate::understand::medicine_condition::{
     condition_of_medicine, readings_of_medicine, MedicineCondition,
 };
-use crate::search::understanding::{paired_sections, DrugMention, Understanding};
+use crate::understand::{paired_sections, DrugMention, Understanding};
 use drugcite_core::domain::TextHash;
 use drugcite_store::StoreError;
 

@@ -8,19 +8,13 @@
 
 mod candidates;
 pub mod collapse;
-pub mod effects;
 mod explain;
 pub mod features;
 pub mod headings;
 pub mod indicated;
 pub mod lexical;
-pub mod openings;
-pub mod quantized;
 pub mod ranking;
 pub mod section_space;
-pub mod understanding;
-pub mod vectors;
-mod workers;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -29,8 +23,9 @@ use moka::sync::Cache;
 
 use crate::cache_stats::{CacheCounters, CacheStats};
 use crate::embed::{EmbedError, Embedder};
-use crate::engine::EngineError;
-use crate::live::{Live, LiveIndex};
+use crate::error::EngineError;
+use crate::index::{Live, LiveIndex};
+use crate::understand::Understanding;
 use candidates::{
     asks_about_effect, effect_texts, lexical_pool, partner_texts, subject_nearest, subject_texts,
     with_missing,
@@ -43,7 +38,6 @@ use features::{NamedTexts, Weights};
 use lexical::{analyse, LexicalHit};
 use ranking::{rank, Candidates};
 use section_space::SectionSpace;
-use understanding::Understanding;
 
 pub use explain::{CandidateCopy, CandidateFeatures, CandidateText};
 
@@ -61,7 +55,7 @@ pub struct SearchAnswer {
     pub hits: Vec<SearchHit>,
     pub unmatched_drugs: Vec<String>,
     /// Question words no label uses and the label words they were read as.
-    pub read_as: Vec<understanding::ReadAs>,
+    pub read_as: Vec<crate::understand::ReadAs>,
 }
 
 /// One distinct text of a search answer: its best copy, and the other labels holding it.
@@ -318,7 +312,7 @@ impl Searcher {
             each.map(|embedded| Ok(Arc::new(embedded?.remove(0))))
                 .collect()
         };
-        let (embedded, done) = workers::beside(embed_each, work);
+        let (embedded, done) = crate::workers::beside(embed_each, work);
         let vectors = embedded.map(|embedded| {
             let fresh: HashMap<&str, Arc<Vec<f32>>> = missing.into_iter().zip(embedded).collect();
             for (phrase, vector) in &fresh {

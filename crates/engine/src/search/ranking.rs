@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::search::collapse::{collapse, Collapsed};
 use crate::search::features::{CopyFeatures, NamedTexts, TextScores, Weights};
 use crate::search::lexical::LexicalHit;
-use crate::search::understanding::Understanding;
+use crate::understand::Understanding;
 use drugcite_core::domain::{Fingerprint, TextHash};
 use drugcite_store::{Copies, LabelSections, SegmentCatalog, SegmentInfo};
 
@@ -124,7 +124,7 @@ pub(crate) mod tests {
     use tantivy::DocAddress;
 
     use super::*;
-    use crate::search::understanding::DrugMention;
+    use crate::understand::DrugMention;
     use drugcite_store::SegmentAddress;
 
     /// A current copy of `text` in `section` of label `label` (also the features' tests).

@@ -2,18 +2,16 @@
 //! generation or on Neo4j, behind a cache keyed by what each answer was read from (so an
 //! answer of a replaced generation or an earlier sync is never served). No HTTP, no ranking.
 
-pub mod index;
-pub mod quote;
-
 use std::sync::Arc;
 
 use moka::sync::Cache;
 
-pub use index::{FingerprintIndex, Lookup, MAX_HAMMING_RADIUS};
+pub use crate::index::fingerprints::{FingerprintIndex, Lookup};
+pub use drugcite_core::domain::MAX_HAMMING_RADIUS;
 
 use crate::cache_stats::{CacheCounters, CacheStats};
-use crate::engine::EngineError;
-use crate::live::LiveIndex;
+use crate::error::EngineError;
+use crate::index::LiveIndex;
 use crate::neo4j::{Neo4jError, SyncWatch};
 use drugcite_core::domain::Fingerprint;
 use drugcite_store::StoredSegment;

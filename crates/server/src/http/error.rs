@@ -80,8 +80,8 @@ impl From<InvalidInput> for ApiError {
     }
 }
 
-impl From<drugcite_engine::verify::quote::QuoteInputError> for ApiError {
-    fn from(invalid: drugcite_engine::verify::quote::QuoteInputError) -> Self {
+impl From<drugcite_engine::quote::QuoteInputError> for ApiError {
+    fn from(invalid: drugcite_engine::quote::QuoteInputError) -> Self {
         Self::BadRequest(invalid.to_string())
     }
 }

@@ -13,7 +13,7 @@ use drugcite_core::domain::{
 };
 use drugcite_engine::engine::{Engine, EngineError};
 use drugcite_engine::history::label_history;
-use drugcite_engine::verify::quote::{check_quotes, CheckRequest};
+use drugcite_engine::quote::CheckRequest;
 use drugcite_engine::verify::Verification;
 
 #[derive(Debug, thiserror::Error)]
@@ -126,7 +126,7 @@ impl Tool {
                     args.text("drug")?,
                 )
                 .map_err(|e| ToolError::Input(e.to_string()))?;
-                serde_json::to_value(check_quotes(engine, &request)?)
+                serde_json::to_value(engine.check_quotes(&request)?)
             }
             Tool::AskGraph => serde_json::to_value(graph(engine, args)?),
             Tool::LabelHistory => {

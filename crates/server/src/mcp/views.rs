@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use drugcite_engine::graph::service::{AnsweredRelationship, GraphAnswer};
 use drugcite_engine::graph::Severity;
+use drugcite_engine::graph_answers::{AnsweredRelationship, GraphAnswer};
+use drugcite_engine::quote::QuotedSegment;
 use drugcite_engine::search::SearchHit;
-use drugcite_engine::verify::quote::QuotedSegment;
 use drugcite_store::{StoredSegment, VersionStatus};
 
 /// How to cite, repeated in every answer so an agent keeps it in view.

@@ -4,7 +4,7 @@
 //! questions out; no graph work.
 
 use crate::graph::model::RelationType;
-use crate::graph::question::{GraphQuestion, NamedDrug};
+use crate::graph::query::{GraphQuestion, NamedDrug};
 
 use super::DEFAULT_TYPES;
 use drugcite_core::text::key_of;

@@ -10,7 +10,7 @@ use petgraph::Direction;
 
 use super::{Found, Hop, KnowledgeGraph, Walk};
 use crate::graph::model::{NodeKind, RelationType};
-use crate::graph::question::NamedDrug;
+use crate::graph::query::NamedDrug;
 
 impl KnowledgeGraph {
     /// Every drug an interaction chain from `partner` reaches within `budget` steps (an

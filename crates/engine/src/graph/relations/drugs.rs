@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock};
 use super::Target;
 use crate::graph::enzymes::enzyme_classes;
 use crate::graph::names::{curated_names, has_usan_stem};
-use crate::search::understanding::{name_parts, DrugVocabulary};
+use crate::understand::{name_parts, DrugVocabulary};
 use drugcite_core::label::LabelMeta;
 use drugcite_core::text::{occurrences, WordEdge};
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::drugs::is_drug_name;
 use super::*;
 use crate::conditions::{Lexicon, VocabularyTerm};
-use crate::search::understanding::{DrugVocabulary, LabelNames};
+use crate::understand::{DrugVocabulary, LabelNames};
 use drugcite_core::label::{Drug, LabelMeta, NameSource};
 
 fn matcher() -> Matcher {

@@ -11,7 +11,6 @@ mod texts;
 mod top_texts;
 
 pub use naming::labels_texts_naming;
-pub use texts::LiveTexts;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -21,7 +20,7 @@ use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Score, SegmentReader, Term};
 
-use crate::live::Live;
+use crate::index::Live;
 use drugcite_core::domain::{Fingerprint, TextHash};
 use drugcite_store::prehashed::Prehashed;
 use drugcite_store::{Snapshot, StoreError};
@@ -198,8 +197,7 @@ type Column = Arc<dyn ColumnValues<u64>>;
 
 /// The u64 fast field `name` of `reader` (its first value per doc, 0 where it has none).
 fn column(reader: &SegmentReader, name: &str) -> Option<Column> {
-    let column = reader.fast_fields().u64(name).ok()?;
-    Some(column.first_or_default_col(0))
+    drugcite_store::u64_column(reader, name)
 }
 
 /// A map keyed by text hashes (as stored, `u64`).

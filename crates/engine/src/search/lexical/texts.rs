@@ -14,11 +14,9 @@ use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 use super::segments::labels_query;
 use super::top_texts::{self, TextFilter};
 use super::{best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
-use crate::live::Live;
+use crate::index::{Live, LiveTexts};
 use drugcite_core::domain::{Fingerprint, TextHash};
-use drugcite_store::{
-    Copies, SegmentAddress, SegmentInfo, SegmentStatistics, Snapshot, TextsIndex,
-};
+use drugcite_store::{SegmentAddress, SegmentInfo, SegmentStatistics, Snapshot, TextsIndex};
 
 /// One matching distinct doc: its text, which copies it stands for, and their score.
 #[derive(Clone, Copy, Debug)]
@@ -229,34 +227,6 @@ impl CopyKeys {
     }
 }
 
-/// Per tantivy segment of the distinct-text index, which docs have a current copy: computed
-/// once when a generation is opened, so a search does not look each matching text up.
-pub struct LiveTexts {
-    by_segment: Vec<Arc<[bool]>>,
-}
-
-impl LiveTexts {
-    /// `None` for a generation without the distinct-text index.
-    pub fn build(snapshot: &Snapshot, copies: &Copies) -> Option<Self> {
-        let searcher = snapshot.texts()?.searcher();
-        let by_segment = searcher
-            .segment_readers()
-            .iter()
-            .map(|reader| {
-                let hashes = column(reader, "text_hash");
-                let live = |doc| {
-                    let text = hashes
-                        .as_ref()
-                        .map(|c| TextHash::from_stored(c.get_val(doc)));
-                    text.is_some_and(|text| copies.contains(text))
-                };
-                (0..reader.max_doc()).map(live).collect()
-            })
-            .collect();
-        Some(Self { by_segment })
-    }
-}
-
 /// Every matching distinct doc with a current copy, with its score.
 struct MatchedDocs<'a> {
     live: &'a LiveTexts,
@@ -278,7 +248,7 @@ impl Collector for MatchedDocs<'_> {
         segment: SegmentOrdinal,
         reader: &SegmentReader,
     ) -> tantivy::Result<Self::Child> {
-        let live = self.live.by_segment.get(segment as usize).cloned();
+        let live = self.live.segment(segment);
         Ok(MatchedInSegment {
             live: live.unwrap_or_else(|| Arc::from(Vec::new())),
             text_hash: column(reader, "text_hash"),

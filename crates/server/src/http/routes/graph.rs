@@ -16,11 +16,11 @@ use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
 use drugcite_core::domain::{GraphLimit, MaxHops, Question};
 use drugcite_core::label::{dailymed_url, section_name};
-use drugcite_engine::graph::service::{AnsweredRelationship, GraphAnswer};
-use drugcite_engine::graph::verdict::{Instruction, Verdict};
 use drugcite_engine::graph::{GraphQuestion, Hop, RelationType, Severity};
-use drugcite_engine::search::understanding::form::QuestionForm;
+use drugcite_engine::graph_answers::verdict::{Instruction, Verdict};
+use drugcite_engine::graph_answers::{AnsweredRelationship, GraphAnswer};
 use drugcite_engine::search::SearchHit;
+use drugcite_engine::understand::form::QuestionForm;
 
 /// Unknown fields are ignored; `null` is the same as an absent field.
 #[derive(utoipa::ToSchema)]

@@ -10,7 +10,7 @@ use super::{blocking, Envelope};
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
-use drugcite_engine::verify::quote::{check_quotes, CheckRequest, QuoteReport};
+use drugcite_engine::quote::{CheckRequest, QuoteReport};
 
 /// `quote`, `answer` or both (with both, `quote` is checked first; at most 20 passages in all;
 /// neither: nothing to check, `count` 0).
@@ -84,6 +84,6 @@ pub async fn check_quote(
         request.drug,
     )?;
     let engine = state.engine.clone();
-    let report = blocking(move || check_quotes(&engine, &request)).await?;
+    let report = blocking(move || engine.check_quotes(&request)).await?;
     Ok(Json(Envelope::ok(report)))
 }

@@ -11,7 +11,7 @@ use crate::http::access::{Access, SearchAccess};
 use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};
 use drugcite_core::domain::{Question, SearchFilters, TopK};
-use drugcite_engine::search::understanding::ReadAs;
+use drugcite_engine::understand::ReadAs;
 
 /// Unknown fields are ignored; `null` is the same as an absent field.
 #[derive(utoipa::ToSchema)]

@@ -9,12 +9,12 @@ use std::sync::Arc;
 use arc_swap::ArcSwap;
 
 use crate::graph::Reasoner;
-use crate::search::effects::{EffectIndex, EFFECTS_FILE};
-use crate::search::lexical::LiveTexts;
-use crate::search::openings::OpeningIndex;
-use crate::search::understanding::{DrugVocabulary, LabelWords};
-use crate::search::vectors::DenseIndex;
-use crate::verify::index::FingerprintIndex;
+use crate::index::effects::{EffectIndex, EFFECTS_FILE};
+use crate::index::fingerprints::FingerprintIndex;
+use crate::index::openings::OpeningIndex;
+use crate::index::vectors::DenseIndex;
+use crate::index::LiveTexts;
+use crate::understand::{DrugVocabulary, LabelWords};
 use drugcite_core::domain::TextHash;
 use drugcite_store::{
     io_error, label_brands, label_words, open_phase, Copies, DataDir, LabelSections, MappedVectors,

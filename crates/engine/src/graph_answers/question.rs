@@ -9,16 +9,21 @@
 
 use std::ops::Range;
 
-use super::build::target_nodes;
-use super::enzymes::{enzyme_classes, question_class_names};
-use super::findings::lab_findings;
-use super::model::{Node, RelationType};
-use super::relations::{Drugs, Target};
+use std::sync::Arc;
+
 use crate::conditions::{Matcher, Purpose};
 use crate::curated::ConditionSynonyms;
-use crate::search::understanding::form::{question_form, QuestionForm};
-use crate::search::understanding::populations::{covered_names, populations};
-use crate::search::understanding::{DrugMention, ReadAs};
+use crate::graph::build::target_nodes;
+use crate::graph::enzymes::{enzyme_classes, question_class_names};
+use crate::graph::findings::lab_findings;
+use crate::graph::model::{Node, RelationType};
+use crate::graph::query::{GraphQuestion, NamedCondition, NamedDrug, MAX_NAMED};
+use crate::graph::relations::{Drugs, Target};
+use crate::graph::Reasoner;
+use crate::understand::form::{question_form, QuestionForm};
+use crate::understand::populations::{covered_names, populations};
+use crate::understand::{DrugMention, DrugVocabulary};
+use drugcite_core::label::LabelMeta;
 use drugcite_core::text::{key_of, words, Word};
 
 mod wording;
@@ -27,75 +32,23 @@ use wording::{
     intent_spans, is_filler, phrase_spans, unrecognized, word_at,
 };
 
-/// Most distinct drugs and classes, and most distinct conditions, kept from one question (the
-/// first named); the reasoner expands no more than these.
-pub const MAX_NAMED: usize = 8;
-
-/// A drug or class the question names and the graph nodes it stands for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NamedDrug {
-    pub nodes: Vec<Node>,
-    pub is_class: bool,
-}
-
-/// A condition the question names: its words as asked, the phrases that count as the same
-/// condition, and the relation types the nearest relation word asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NamedCondition {
-    pub text: String,
-    pub name: String,
-    /// Normalised keys (see `conditions::text::key_of`) of every phrase of the condition.
-    pub keys: Vec<String>,
-    /// Node ids it stands for besides those matched by `keys` (a population's nodes).
-    pub ids: Vec<String>,
-    pub relations: Vec<RelationType>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GraphQuestion {
-    pub drugs: Vec<NamedDrug>,
-    pub conditions: Vec<NamedCondition>,
-    /// Every relation type a relation word of the question asks for, in question order.
-    pub relation_types: Vec<RelationType>,
-    /// "Which drugs …": the answer is drugs, the drugs named are partners, not subjects.
-    pub asks_which: bool,
-    pub boxed_only: bool,
-    pub shared: bool,
-    /// Content words nothing above accounts for.
-    pub unrecognized: Vec<String>,
-    pub form: QuestionForm,
-    /// Names of the drugs named that have no label in the index (they are partners).
-    pub unlabelled: Vec<String>,
-    /// The words of the last named class when it was only guessed by its head
-    /// (`classes_by_head`): an answer that finds nothing with it is answered without it.
-    pub guessed_class: Option<String>,
-    /// Question words no label uses and the label words they were read as.
-    pub read_as: Vec<ReadAs>,
-}
-
-impl GraphQuestion {
-    /// The question without its guessed class, its words back among those not understood.
-    pub fn without_guess(&self) -> Option<GraphQuestion> {
-        let words = self.guessed_class.as_ref()?;
-        let mut plain = self.clone();
-        plain.drugs.pop();
-        plain
-            .unrecognized
-            .extend(words.split_whitespace().map(str::to_owned));
-        plain.guessed_class = None;
-        Some(plain)
-    }
-
-    /// Why the question cannot be answered as asked, if it cannot.
-    pub fn note(&self) -> Option<&'static str> {
-        if self.drugs.is_empty() && self.conditions.is_empty() {
-            Some("no drug, drug class or condition known to the graph was recognised in the question")
-        } else if self.drugs.is_empty() && !self.asks_which {
-            Some("no drug or drug class known to the graph was recognised; ask \"which drugs …\" to search all drugs")
-        } else {
-            None
-        }
-    }
+/// `question` read against the graph of `reasoner`, the drug vocabulary of the live index and
+/// its labels.
+pub fn understand(
+    reasoner: &Reasoner,
+    question: &str,
+    vocabulary: &DrugVocabulary,
+    labels: &[Arc<LabelMeta>],
+) -> GraphQuestion {
+    let graph = reasoner.graph();
+    let is_unlabelled = |word: &str| graph.is_unlabelled_drug(word);
+    let understander = Understander {
+        drugs: Drugs::new(vocabulary, labels),
+        is_unlabelled: &is_unlabelled,
+        matcher: reasoner.matcher(),
+        synonyms: reasoner.synonyms(),
+    };
+    understander.understand(question)
 }
 
 /// What understanding needs from the live index and the curated data.
@@ -250,7 +203,7 @@ impl Understander<'_> {
         let free: Vec<Word> = words(lower).into_iter().filter(is_free).collect();
         let vocabulary_classes = self.drugs.vocabulary().classes();
         let names = vocabulary_classes.keys().copied();
-        let (classes, span) = super::heads::classes_by_head(lower, &free, names)?;
+        let (classes, span) = crate::graph::heads::classes_by_head(lower, &free, names)?;
         covered.push(span.clone());
         let class = NamedDrug {
             nodes: classes.iter().map(|n| Node::class(n)).collect(),

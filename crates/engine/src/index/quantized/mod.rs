@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 use std::ops::Range;
 
-use super::workers;
+use crate::workers;
 use kernels::fill_similarities;
 
 mod kernels;

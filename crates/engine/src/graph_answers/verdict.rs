@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-pub use super::instruction::{instruction_about, Instruction};
-use super::model::RelationType;
+pub use crate::graph::instruction::{instruction_about, Instruction};
+use crate::graph::model::RelationType;
 
 /// What the labels state between the two things a yes/no question names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -3,11 +3,9 @@
 //! ≤ 7 agree on at least one of eight 16-bit blocks, so only fingerprints sharing a block with
 //! the query are compared. No I/O here; the engine supplies the entries.
 
-use drugcite_core::domain::Fingerprint;
+use drugcite_core::domain::{Fingerprint, MAX_HAMMING_RADIUS};
 use drugcite_store::SegmentAddress;
 
-/// Largest distance reported as "near"; beyond it a fingerprint is simply not found.
-pub const MAX_HAMMING_RADIUS: u32 = 7;
 const BLOCKS: usize = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

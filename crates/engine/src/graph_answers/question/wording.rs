@@ -9,7 +9,7 @@ use regex::Regex;
 
 use crate::graph::enzymes::enzyme_classes;
 use crate::graph::model::RelationType;
-use crate::search::understanding::DrugMention;
+use crate::understand::DrugMention;
 use drugcite_core::text::{occurrences, words, WordEdge};
 
 /// Relation words, each with the relation types it asks for.

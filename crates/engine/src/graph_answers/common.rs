@@ -5,10 +5,10 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
-use super::reason::Found;
 use super::service::GraphService;
-use super::RelationType;
-use crate::engine::EngineError;
+use crate::error::EngineError;
+use crate::graph::reason::Found;
+use crate::graph::RelationType;
 use crate::verify::Verification;
 use drugcite_core::domain::Fingerprint;
 use drugcite_core::text::{occurrences, WordEdge};

@@ -1,10 +1,5 @@
-//! The graph service behind /v1/graph: reads a question, answers it over the live generation's
-//! graph (or the graph of the last completed Neo4j sync) and resolves each relationship's
-//! evidence through verify, one item per distinct text (copies under other labels named in its
-//! `also_in`). Reads the evidence text for what the graph keeps as fingerprints: the
-//! instruction of an interaction, the verdict of a yes/no question, the label's own order of
-//! the most common side effects (`common.rs`). Owns the graph loaded from Neo4j; no HTTP, no
-//! ranking of search.
+//! The graph service: a question read, answered over the live or Neo4j graph, each relationship's
+//! evidence resolved through verify. See the module above for the whole path.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,15 +8,16 @@ use std::time::Instant;
 
 use arc_swap::ArcSwapOption;
 
+use super::question;
 use super::verdict::{instruction_about, verdict, Instruction, Verdict};
-use super::{
+use crate::error::EngineError;
+use crate::graph::{
     Evidence, Found, GraphQuestion, Hop, Node, NodeKind, Reasoner, RelationType, Severity,
 };
-use crate::engine::EngineError;
-use crate::live::{Live, LiveIndex};
+use crate::index::{Live, LiveIndex};
 use crate::neo4j::SyncWatch;
 use crate::search::collapse::{searchable, AlsoIn};
-use crate::search::understanding::form::QuestionForm;
+use crate::understand::form::QuestionForm;
 use crate::verify::{Verification, Verifier};
 use drugcite_core::domain::{Fingerprint, GraphLimit, MaxHops, Question, TextHash};
 use drugcite_store::{io_error, StoredSegment};
@@ -114,8 +110,12 @@ impl GraphService {
     ) -> Result<GraphAnswer, EngineError> {
         let reasoner = self.reasoner()?;
         let live = self.index.current();
-        let mut understood =
-            reasoner.understand(question.as_str(), &live.vocabulary, live.snapshot.labels());
+        let mut understood = question::understand(
+            &reasoner,
+            question.as_str(),
+            &live.vocabulary,
+            live.snapshot.labels(),
+        );
         let common = understood.form == QuestionForm::CommonSideEffects;
         let considered = if common { usize::MAX } else { limit.get() };
         let graph = reasoner.graph();

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::embed::openings::{opening_key, OPENING_SECTIONS};
-use crate::search::vectors::DenseIndex;
+use crate::index::vectors::DenseIndex;
 use drugcite_core::domain::TextHash;
 use drugcite_store::{MappedVectors, SegmentCatalog, StoreError};
 

@@ -16,9 +16,11 @@ pub use request::{CheckRequest, QuoteInputError, MAX_ANSWER_CHARS, MAX_QUOTES, M
 
 use std::collections::BTreeSet;
 
-use super::Verification;
-use crate::engine::{Engine, EngineError};
+use crate::error::EngineError;
+use crate::index::LiveIndex;
 use crate::search::lexical::lexical_candidates;
+use crate::search::Searcher;
+use crate::verify::{Verification, Verifier};
 use drugcite_core::domain::{Fingerprint, Question, SearchFilters, TopK};
 use drugcite_core::label::{dailymed_url, section_name, Drug};
 use drugcite_store::{Snapshot, StoredSegment, VersionStatus};
@@ -158,9 +160,20 @@ pub struct QuoteReport {
     pub summary: QuoteSummary,
 }
 
-/// Checks every quote of `request`: a cited one against its segment (through the engine's
-/// `Verifier`), the others against candidate segments from BM25 and search.
-pub fn check_quotes(engine: &Engine, request: &CheckRequest) -> Result<QuoteReport, EngineError> {
+/// What a quote is checked against: the live index (for BM25 candidates), search, and verify
+/// (every segment a check shows is re-resolved through it).
+pub struct QuoteSources<'a> {
+    pub index: &'a LiveIndex,
+    pub searcher: &'a Searcher,
+    pub verifier: &'a Verifier,
+}
+
+/// Checks every quote of `request`: a cited one against its segment (through `Verifier`), the
+/// others against candidate segments from BM25 and search.
+pub fn check_quotes(
+    engine: &QuoteSources,
+    request: &CheckRequest,
+) -> Result<QuoteReport, EngineError> {
     let quotes = request
         .passages()
         .iter()
@@ -184,7 +197,7 @@ pub fn check_quotes(engine: &Engine, request: &CheckRequest) -> Result<QuoteRepo
 }
 
 fn check_one(
-    engine: &Engine,
+    engine: &QuoteSources,
     quote: &str,
     cited: Option<Fingerprint>,
     filters: &SearchFilters,
@@ -210,7 +223,7 @@ fn check_one(
 /// matches of the quote's words (verbatim text shares all of them), then search's best answers
 /// to the quote as a question (which also catch a reworded quote), without repeats.
 fn candidates(
-    engine: &Engine,
+    engine: &QuoteSources,
     quote: &str,
     filters: &SearchFilters,
 ) -> Result<Vec<StoredSegment>, EngineError> {

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
 use crate::embed::dot;
-use crate::search::quantized::{even_blocks, quantize_into, QuantizedRows};
+use crate::index::quantized::{even_blocks, quantize_into, QuantizedRows};
 use drugcite_core::domain::{Fingerprint, TextHash};
 use drugcite_store::{MappedVectors, StoreError};
 
