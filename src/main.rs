@@ -186,6 +186,20 @@ enum Command {
     },
 }
 
+impl Command {
+    /// Whether the command reads or answers about label text, and so needs the knowledge
+    /// tables (checked before it starts).
+    fn reads_labels(&self) -> bool {
+        matches!(
+            self,
+            Command::Ingest { .. }
+                | Command::Serve { .. }
+                | Command::Mcp { .. }
+                | Command::Extract { .. }
+        )
+    }
+}
+
 /// Whatever a command that moved to `drugcite-lab` was given.
 #[derive(clap::Args)]
 struct MovedArgs {
@@ -260,6 +274,9 @@ fn fail(e: &anyhow::Error) -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     let data_dir = DataDir::new(&cli.data_dir);
+    if cli.command.reads_labels() {
+        drugcite_engine::tables::check_all().context("a knowledge table is invalid")?;
+    }
     match cli.command {
         Command::Ingest {
             paths,

@@ -4,4 +4,6 @@
 
 pub mod domain;
 pub mod label;
+pub mod table;
+pub mod tables;
 pub mod text;

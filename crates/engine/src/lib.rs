@@ -16,6 +16,7 @@ pub mod ingest;
 pub mod neo4j;
 pub mod quote;
 pub mod search;
+pub mod tables;
 pub mod understand;
 pub mod verify;
 pub mod workers;

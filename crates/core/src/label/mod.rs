@@ -14,10 +14,19 @@ pub use record::{Drug, LabelMeta, LabelRecord, NameSource, RecordError, Section}
 pub use section_names::{section_keys, section_name};
 pub use segment::{segment_label, Segment};
 
-/// Second-person words in a segment from which it reads as addressed to the patient.
-pub const PATIENT_VOICE_WORDS: usize = 2;
-/// The words of that voice, matched whole and in any case.
-pub const PATIENT_VOICE: [&str; 2] = ["you", "your"];
+use std::sync::LazyLock;
+
+use crate::tables;
+
+/// Second-person words in a segment from which it reads as addressed to the patient
+/// (`patient_voice_words` of `tables/thresholds.tsv`).
+pub static PATIENT_VOICE_WORDS: LazyLock<usize> =
+    LazyLock::new(|| tables::THRESHOLDS.rows().number("patient_voice_words") as usize);
+/// The words of that voice, matched whole and in any case (`tables/patient-voice.tsv`).
+pub static PATIENT_VOICE: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let table = tables::PATIENT_VOICE.rows();
+    table.values("word").map(str::to_owned).collect()
+});
 
 /// Whether `text` speaks to the patient ("Tell your healthcare provider if you…"), as medication
 /// guides do; professional label text never says "you". Words are split where the index's
@@ -26,7 +35,7 @@ pub const PATIENT_VOICE: [&str; 2] = ["you", "your"];
 pub fn addresses_patient(text: &str) -> bool {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| PATIENT_VOICE.iter().any(|v| w.eq_ignore_ascii_case(v)))
-        .nth(PATIENT_VOICE_WORDS - 1)
+        .nth(*PATIENT_VOICE_WORDS - 1)
         .is_some()
 }
 

@@ -92,7 +92,7 @@ impl Snapshot {
                     current: holder.current,
                     section_key: Arc::clone(section),
                     text_hash: TextHash::from_stored(text_hash),
-                    addresses_patient: usize::from(voice[doc as usize]) >= PATIENT_VOICE_WORDS,
+                    addresses_patient: usize::from(voice[doc as usize]) >= *PATIENT_VOICE_WORDS,
                 };
                 catalog.push((fingerprint, info));
             }
@@ -163,7 +163,7 @@ impl Snapshot {
             .tokenizer_for_field(self.fields.text)
             .map_err(index_error("reading the text analyzer"))?;
         let mut terms = Vec::new();
-        for word in PATIENT_VOICE {
+        for word in PATIENT_VOICE.iter() {
             let mut tokens = analyzer.token_stream(word);
             while tokens.advance() {
                 let term = Term::from_field_text(self.fields.text, &tokens.token().text);
