@@ -8,7 +8,7 @@ use std::path::Path;
 use clap::{Arg, Command};
 
 use super::file::{check_value, subcommand, ConfigError, ConfigFile, Section};
-use super::{is_setting, is_switch};
+use super::flags::{is_setting, is_switch};
 
 /// Flags whose values are never printed.
 const SECRET_FLAGS: [&str; 1] = ["neo4j-password"];
@@ -137,7 +137,7 @@ pub fn redact_password(url: &str) -> String {
 /// `report` for the file `path` names (if any), over `command` not yet layered.
 pub fn report_for(command: Command, path: Option<&Path>) -> Result<String, ConfigError> {
     let file = path.map(ConfigFile::read).transpose()?;
-    let command = super::with_env_names(command);
+    let command = super::env_names::with_env_names(command);
     let command = match &file {
         Some(file) => file.apply(command)?,
         None => command,

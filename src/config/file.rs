@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Arg, Command};
 
-use super::{is_setting, is_switch};
+use super::flags::{is_setting, is_switch};
 
 /// Where in the file a setting is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,21 +4,21 @@
 //! flag of `serve` and `ingest` is a setting by construction; no command logic here.
 
 pub mod check;
+mod env_names;
 pub mod file;
+mod flags;
 pub mod logging;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::builder::FalseyValueParser;
-use clap::{Arg, ArgAction, Command, CommandFactory, FromArgMatches};
+use clap::{Command, CommandFactory, FromArgMatches};
 
+use env_names::with_env_names;
 pub use file::{ConfigError, ConfigFile};
 
 /// Environment variable naming the settings file.
 pub const CONFIG_ENV: &str = "DRUGCITE_CONFIG";
-/// The subcommands whose flags the file and `DRUGCITE_<FLAG>` variables set.
-pub const CONFIGURED_SUBCOMMANDS: [&str; 3] = ["serve", "ingest", "sync-neo4j"];
 
 /// Parses the process's arguments as `P` over the settings file and the environment; clap's
 /// own errors (and `--help`) exit the process as usual.
@@ -56,60 +56,6 @@ pub fn config_path(args: &[OsString]) -> Option<PathBuf> {
     std::env::var_os(CONFIG_ENV)
         .filter(|path| !path.is_empty())
         .map(PathBuf::from)
-}
-
-/// The environment variable of a flag: `--max-connections` → `DRUGCITE_MAX_CONNECTIONS`.
-pub fn env_name(long: &str) -> String {
-    format!("DRUGCITE_{}", long.to_uppercase().replace('-', "_"))
-}
-
-/// Gives every option of the root command and of the configured subcommands its
-/// `DRUGCITE_<FLAG>` variable (keeping a name it already has); on/off flags read it as
-/// true unless it is one of `0`, `false`, `no`, `off`, `n`, `f` or empty.
-pub(crate) fn with_env_names(command: Command) -> Command {
-    let command = name_envs(command);
-    CONFIGURED_SUBCOMMANDS
-        .into_iter()
-        .fold(command, |command, name| {
-            command.mut_subcommand(name, name_envs)
-        })
-}
-
-fn name_envs(mut command: Command) -> Command {
-    let settings: Vec<(clap::Id, String, bool)> = command
-        .get_arguments()
-        .filter(|arg| is_setting(arg))
-        .filter_map(|arg| {
-            let long = arg.get_long()?.to_owned();
-            Some((arg.get_id().clone(), long, arg.get_env().is_some()))
-        })
-        .collect();
-    for (id, long, named) in settings {
-        command = command.mut_arg(id, |arg| {
-            let arg = if named { arg } else { arg.env(env_name(&long)) };
-            if is_switch(&arg) {
-                arg.value_parser(FalseyValueParser::new())
-            } else {
-                arg
-            }
-        });
-    }
-    command
-}
-
-/// An option a file or variable may set: named, not help or version, not a positional.
-pub fn is_setting(arg: &Arg) -> bool {
-    arg.get_long().is_some()
-        && !matches!(
-            arg.get_action(),
-            ArgAction::Help | ArgAction::HelpLong | ArgAction::HelpShort | ArgAction::Version
-        )
-        && arg.get_id() != "config"
-}
-
-/// An on/off flag (no value on the command line).
-pub fn is_switch(arg: &Arg) -> bool {
-    matches!(arg.get_action(), ArgAction::SetTrue)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use super::check::{redact_password, report};
+use super::env_names::env_name;
 use super::*;
 
 #[derive(Parser, Debug)]

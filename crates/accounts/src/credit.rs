@@ -4,18 +4,11 @@
 
 use sqlx::{Any, Transaction};
 
-use super::{now, random_hex, AccountError, Accounts, Credit, KeyGrant};
+use crate::debit::{Charge, SECS_PER_DAY};
+use crate::grant::KeyGrant;
+use crate::ids::{now, random_hex};
 use crate::scopes::Scope;
-
-const SECS_PER_DAY: i64 = 86_400;
-
-/// What one admitted request cost, and where it was counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Charge {
-    pub price: Credit,
-    pub scope: Scope,
-    pub day: i64,
-}
+use crate::{AccountError, Accounts, Credit};
 
 /// One line of an account's ledger: a grant (starting credit, operator grant), or the debits
 /// of one key on one endpoint on one day, summed.
@@ -149,58 +142,6 @@ impl Accounts {
             )
             .collect())
     }
-}
-
-/// Within `tx`: debits `price` from the key's account if it can pay (the check is inside the
-/// UPDATE, so concurrent debits never overspend) and counts the request in its usage row.
-/// `CreditExhausted` changes nothing.
-pub(super) async fn debit(
-    tx: &mut Transaction<'static, Any>,
-    grant: &KeyGrant,
-    scope: Scope,
-    price: Credit,
-) -> Result<Charge, AccountError> {
-    let spent = if price > Credit::ZERO {
-        let unlimited: Option<i64> = sqlx::query_scalar(
-            "UPDATE accounts SET credit_micros = CASE WHEN unlimited = 1 THEN credit_micros ELSE credit_micros - $1 END \
-             WHERE id = $2 AND (unlimited = 1 OR credit_micros >= $3) RETURNING unlimited",
-        )
-        .bind(price.micros())
-        .bind(&grant.account_id)
-        .bind(price.micros())
-        .fetch_optional(&mut **tx)
-        .await?;
-        match unlimited {
-            None => return Err(AccountError::CreditExhausted),
-            Some(1) => Credit::ZERO,
-            Some(_) => price,
-        }
-    } else {
-        Credit::ZERO
-    };
-    let day = today();
-    sqlx::query(
-        "INSERT INTO usage_daily (key_id, day, endpoint, requests, spent_micros) VALUES ($1, $2, $3, 1, $4) \
-         ON CONFLICT (key_id, day, endpoint) DO UPDATE SET requests = usage_daily.requests + 1, \
-         spent_micros = usage_daily.spent_micros + $5",
-    )
-    .bind(&grant.key_id)
-    .bind(day)
-    .bind(scope.as_str())
-    .bind(spent.micros())
-    .bind(spent.micros())
-    .execute(&mut **tx)
-    .await?;
-    Ok(Charge {
-        price: spent,
-        scope,
-        day,
-    })
-}
-
-/// Today, in days since 1970-01-01 UTC.
-pub fn today() -> i64 {
-    now() / SECS_PER_DAY
 }
 
 pub(super) async fn record_grant(

@@ -10,9 +10,8 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::Argon2;
 use sha2::{Digest, Sha256};
 
-use super::{
-    hex, now, random_hex, AccountError, Accounts, Credit, Email, Password, OPERATOR_EMAIL,
-};
+use crate::ids::{hex, now, random_hex};
+use crate::{AccountError, Accounts, Credit, Email, Password, OPERATOR_EMAIL};
 
 /// How long a console session lasts after log-in.
 const SESSION_SECS: i64 = 12 * 3600;

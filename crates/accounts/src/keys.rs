@@ -4,19 +4,13 @@
 
 use subtle::ConstantTimeEq;
 
-use super::{hex, now, AccountError, Accounts, KeyName};
+use crate::grant::KeyGrant;
+use crate::ids::{hex, now};
+use crate::{AccountError, Accounts, KeyName};
 use drugcite_core::domain::ApiKey;
 use std::path::Path;
 
 use crate::scopes::{read_legacy_key_file, AuthFailure, KeyRecord, LegacyKey, Scope};
-
-/// What a valid key may do, and whom it bills.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KeyGrant {
-    pub key_id: String,
-    pub account_id: String,
-    pub scopes: Vec<Scope>,
-}
 
 type KeyRow = (String, String, String, i64, Option<i64>);
 

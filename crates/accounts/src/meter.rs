@@ -5,9 +5,10 @@
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 
-use super::credit::debit;
-use super::{AccountError, Charge, KeyGrant, Prices};
+use crate::debit::{debit, Charge};
+use crate::grant::KeyGrant;
 use crate::scopes::Scope;
+use crate::{AccountError, Prices};
 
 /// Most debits one transaction carries.
 const MAX_BATCH: usize = 256;

@@ -10,7 +10,7 @@ use drugcite_engine::conditions::{self, vocabulary, VocabularyTerm};
 use drugcite_store::DataDir;
 
 use crate::extractor_learning::{self, read_annotations, Half};
-use crate::write_stdout;
+use crate::output::write_stdout;
 
 /// `--half` of `extract --score`.
 #[derive(Clone, Copy, clap::ValueEnum)]

@@ -12,13 +12,8 @@ pub mod eval_cli;
 pub mod eval_graph;
 pub mod extract_cli;
 pub mod extractor_learning;
+mod output;
 pub mod severity_cli;
 pub mod training;
 
-/// Writes to stdout, a closed pipe (`| head`) being an error like any other, not a panic.
-pub fn write_stdout(text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    Ok(stdout.flush()?)
-}
+pub use output::write_stdout;

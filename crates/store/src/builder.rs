@@ -2,6 +2,7 @@
 //! generation's immutable files for an update) with their distinct texts beside them
 //! (`texts.rs`), every label version into `labels.jsonl`, the label history, and the ingest manifest. Tantivy memory is bounded by the writer's budget.
 
+use crate::files::{LABELS_FILE, MANIFEST_FILE, TANTIVY_DIR, TEXTS_DIR, VECTORS_FILE};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -13,17 +14,15 @@ use tantivy::{Index, IndexWriter};
 
 use super::history::LabelHistory;
 use super::schema::{register_analyzer, Fields};
-use super::texts::{copy_key, TextsWriter, TEXTS_DIR};
-use super::vectors::{VectorSpace, VectorWriter, VECTORS_FILE};
-use super::{index_error, io_error, layout::sync_dir, Snapshot, StoreError};
+use super::texts::{copy_key, TextsWriter};
+use super::vectors::{VectorSpace, VectorWriter};
+use super::{index_error, io_error, Snapshot, StoreError};
+use crate::files::sync_dir;
 use drugcite_core::domain::{Fingerprint, TextHash};
 use drugcite_core::label::LabelMeta;
 
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY_BYTES: usize = 128 * 1024 * 1024;
-pub(super) const TANTIVY_DIR: &str = "tantivy";
-pub(super) const LABELS_FILE: &str = "labels.jsonl";
-pub(super) const MANIFEST_FILE: &str = "manifest.json";
 
 pub struct IndexBuilder {
     dir: PathBuf,

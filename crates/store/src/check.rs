@@ -2,10 +2,10 @@
 //! every stored segment against its fingerprint, and lists each difference. Reads only;
 //! repairs nothing and serves nothing.
 
+use crate::files::MANIFEST_FILE;
 use std::fmt;
 use std::path::PathBuf;
 
-use super::builder::MANIFEST_FILE;
 use super::checksum::{self, FileMismatch};
 use super::lease::Lease;
 use super::snapshot::Snapshot;

@@ -3,6 +3,7 @@
 //! Compared by `drugcite check` and, for whole-file hashes, when a generation is opened.
 //! Reads a published generation's files; never changes them.
 
+use crate::files::{MANIFEST_FILE, TANTIVY_DIR};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{Read, Write};
@@ -12,11 +13,11 @@ use std::sync::mpsc;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use super::builder::{MANIFEST_FILE, TANTIVY_DIR};
 use super::cores::try_each_on_cores;
 pub(super) use super::seal::record::{parse_manifest, recorded, Checksums, Recorded};
 use super::seal::{hash_block, record, BlockHash, FileBlocks, BLOCK_BYTES};
-use super::{io_error, layout::sync_dir, StoreError};
+use super::{io_error, StoreError};
+use crate::files::sync_dir;
 
 /// A file whose content is not what the manifest recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -92,7 +92,7 @@ pub mod fingerprint {
             return Fingerprint::from_hex(&text)
                 .ok_or_else(|| D::Error::custom("fingerprint: expected 32 hex digits"));
         }
-        match d.deserialize_bytes(super::fingerprints::Packed)?[..] {
+        match d.deserialize_bytes(crate::encoded::fingerprints::Packed)?[..] {
             [one] => Ok(one),
             _ => Err(D::Error::custom("fingerprint: expected 16 bytes")),
         }

@@ -3,6 +3,7 @@
 //! full snapshot withdrew. Pure data and its file (`history.bin`; `history.jsonl` in older
 //! generations); no tantivy, no HTTP.
 
+use crate::files::{HISTORY_FILE, HISTORY_JSONL_FILE};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -11,9 +12,6 @@ use serde::{Deserialize, Serialize};
 use super::{encoded, io_error, read_json_lines, StoreError};
 use drugcite_core::domain::Fingerprint;
 
-pub(super) const HISTORY_FILE: &str = "history.bin";
-/// The JSON Lines form of generations written before `history.bin`; still read.
-const HISTORY_JSONL_FILE: &str = "history.jsonl";
 /// The tag of `history.bin`: the structure and its format version.
 const HISTORY_TAG: &[u8; 8] = b"DCHIST01";
 

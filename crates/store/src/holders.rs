@@ -3,19 +3,19 @@
 //! Built at ingest into a table of the generation (`holders.cols`) and mapped when it is opened;
 //! built from the history when a generation written before that file is opened.
 
+use crate::files::{HISTORY_FILE, HOLDERS_FILE};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use super::columns::catalog::fingerprint;
 use super::columns::table::{le_u32, Table};
-use super::history::{LabelHistory, VersionStatus, HISTORY_FILE};
+use super::history::{LabelHistory, VersionStatus};
 use super::prehashed::Prehashed;
 use super::StoreError;
 use drugcite_core::domain::Fingerprint;
 use drugcite_core::label::LabelMeta;
 
-pub(crate) const HOLDERS_FILE: &str = "holders.cols";
 const TAG: &[u8; 8] = b"DCHOLDR1";
 /// Label ordinal (u32 LE), then 1 if current.
 const VALUE: usize = 5;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::generation::GenerationName;
 use super::{checksum, io_error, lease, StoreError};
+use crate::files::sync_dir;
 
 const CURRENT: &str = "CURRENT";
 const INDEXES: &str = "indexes";
@@ -218,12 +219,6 @@ impl Drop for GenerationDraft {
             }
         }
     }
-}
-
-pub(super) fn sync_dir(path: &Path) -> Result<(), StoreError> {
-    File::open(path)
-        .and_then(|d| d.sync_all())
-        .map_err(io_error(format!("syncing {}", path.display())))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! beside the segment index at ingest and scored with the segment index's statistics, so a doc
 //! scores exactly what each of its copies scores there. Knows nothing of ranking or currency.
 
+use crate::files::TEXTS_DIR;
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -21,7 +22,6 @@ use super::seal::Seal;
 use super::{index_error, io_error, StoreError};
 use drugcite_core::domain::TextHash;
 
-pub(super) const TEXTS_DIR: &str = "tantivy-texts";
 const WRITER_MEMORY_BYTES: usize = 64 * 1024 * 1024;
 
 /// The fields of the distinct-text index; `text` and `names` are analysed like the segment

@@ -5,6 +5,7 @@
 //! next ingest, for the same model only. A server maps the file (`MappedVectors`): rows are read
 //! in place, never copied whole into memory.
 
+use crate::files::VECTORS_FILE;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -18,7 +19,6 @@ use super::encoded::map_for_lookups;
 use super::{io_error, StoreError};
 use drugcite_core::domain::TextHash;
 
-pub(super) const VECTORS_FILE: &str = "vectors.bin";
 const MAGIC: &[u8; 4] = b"DCV3";
 const KEY_BYTES: usize = 8;
 const HEADER_BYTES: u64 = 24;

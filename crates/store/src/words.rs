@@ -3,6 +3,7 @@
 //! instead of the whole document store: every word with how often it occurs, and the brands
 //! the text marks beside a drug's name. Knows nothing of what reads them.
 
+use crate::files::{BRANDS_FILE, WORDS_FILE};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
@@ -10,9 +11,7 @@ use super::{encoded, io_error, Snapshot, StoreError};
 use drugcite_core::label::{brand_mentions, BrandMention};
 use drugcite_core::text::letter_words;
 
-const WORDS_FILE: &str = "label-words.bin";
 const WORDS_TAG: &[u8; 8] = b"DCWORDS1";
-const BRANDS_FILE: &str = "label-brands.bin";
 const BRANDS_TAG: &[u8; 8] = b"DCBRAND1";
 /// Shortest word counted.
 pub const SHORTEST_WORD: usize = 4;

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::{EmbedError, Transformer};
+use super::error::EmbedError;
+use super::transformer::Transformer;
 
 /// File name of the table inside the model directory.
 pub const TABLE_FILE: &str = "drugcite-distilled-v1.bin";

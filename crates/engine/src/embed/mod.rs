@@ -4,54 +4,27 @@
 //! it (`distilled`). Reads only local files; never touches the network.
 
 mod distilled;
+mod error;
 mod layout;
 pub mod openings;
+mod transformer;
+
+pub use error::EmbedError;
+pub use transformer::MAX_TOKENS;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use candle_core::safetensors::MmapedSafetensors;
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
 use sha2::{Digest, Sha256};
-use tokenizers::{Encoding, Tokenizer, TruncationParams};
+use tokenizers::Encoding;
 
 use self::distilled::{DistilledTable, TABLE_FILE};
-use self::layout::TransposedDense;
+use self::transformer::Transformer;
 use drugcite_store::VectorSpace;
 
-/// Longest input in tokens; longer passages are truncated (segments are ≤ 160 words).
-pub const MAX_TOKENS: usize = 256;
 /// Texts per forward pass in `embed_many`.
 const BATCH: usize = 32;
-/// Token id of padding; masked out, so its value never reaches an embedding.
-const PAD_ID: u32 = 0;
 const FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
-const FIX: &str = "run scripts/install-model.sh, or point DRUGCITE_MODEL_DIR (--model-dir) at a \
-                   directory holding config.json, tokenizer.json and model.safetensors";
-
-#[derive(Debug, thiserror::Error)]
-pub enum EmbedError {
-    #[error("embedding model file {path} is missing: {FIX}")]
-    MissingFile { path: String },
-    #[error("embedding model file {path} is unusable ({reason}): {FIX}")]
-    BadFile { path: String, reason: String },
-    #[error("embedding failed: {0}")]
-    Compute(String),
-}
-
-fn compute(e: impl std::fmt::Display) -> EmbedError {
-    EmbedError::Compute(e.to_string())
-}
-
-/// The BERT model and its tokenizer: what turns token ids into a sentence embedding.
-struct Transformer {
-    model: BertModel,
-    tokenizer: Tokenizer,
-    vocabulary_size: usize,
-}
-
 /// The embedding model as drugcite uses it: the transformer for questions, the table distilled
 /// from it for passages (see `distilled`), and the identity of the files both came from.
 pub struct Embedder {
@@ -154,87 +127,6 @@ impl Embedder {
     }
 }
 
-impl Transformer {
-    fn load(model_dir: &Path) -> Result<(Self, usize), EmbedError> {
-        let bad = |file: &str, reason: String| EmbedError::BadFile {
-            path: model_dir.join(file).display().to_string(),
-            reason,
-        };
-        let config: Config = std::fs::read(model_dir.join("config.json"))
-            .map_err(|e| bad("config.json", e.to_string()))
-            .and_then(|body| {
-                serde_json::from_slice(&body).map_err(|e| bad("config.json", e.to_string()))
-            })?;
-        let mut tokenizer = Tokenizer::from_file(model_dir.join("tokenizer.json"))
-            .map_err(|e| bad("tokenizer.json", e.to_string()))?;
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                max_length: MAX_TOKENS,
-                ..Default::default()
-            }))
-            .map_err(|e| bad("tokenizer.json", e.to_string()))?;
-        tokenizer.with_padding(None);
-        let weights = model_dir.join("model.safetensors");
-        // SAFETY: the weights file is memory-mapped read-only and not modified while mapped.
-        let tensors = unsafe { MmapedSafetensors::new(&weights) }
-            .map_err(|e| bad("model.safetensors", e.to_string()))?;
-        let backend = Box::new(TransposedDense(tensors));
-        let vb = VarBuilder::from_backend(backend, DType::F32, Device::Cpu);
-        let model =
-            BertModel::load(vb, &config).map_err(|e| bad("model.safetensors", e.to_string()))?;
-        let transformer = Self {
-            model,
-            tokenizer,
-            vocabulary_size: config.vocab_size,
-        };
-        Ok((transformer, config.hidden_size))
-    }
-
-    /// Ids of a special token the sentence template uses ([CLS], [SEP]).
-    fn special_id(&self, token: &str) -> Result<u32, EmbedError> {
-        self.tokenizer
-            .token_to_id(token)
-            .ok_or_else(|| compute(format!("tokenizer has no {token} token")))
-    }
-
-    fn encode(&self, texts: &[&str]) -> Result<Vec<Encoding>, EmbedError> {
-        self.tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(compute)
-    }
-
-    /// One forward pass over token-id sequences, padded to the longest of them.
-    fn forward(&self, sequences: &[&[u32]]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let Some(length) = sequences.iter().map(|s| s.len()).max() else {
-            return Ok(Vec::new());
-        };
-        let batch = sequences.len();
-        let mut ids = Vec::with_capacity(batch * length);
-        let mut mask = Vec::with_capacity(batch * length);
-        for sequence in sequences {
-            ids.extend_from_slice(sequence);
-            ids.resize(ids.len() + length - sequence.len(), PAD_ID);
-            mask.extend((0..length).map(|i| u32::from(i < sequence.len())));
-        }
-        let device = &self.model.device;
-        let ids = Tensor::from_vec(ids, (batch, length), device).map_err(compute)?;
-        let mask = Tensor::from_vec(mask, (batch, length), device).map_err(compute)?;
-        let token_types = ids.zeros_like().map_err(compute)?;
-        let hidden = self
-            .model
-            .forward(&ids, &token_types, Some(&mask))
-            .map_err(compute)?;
-        let pooled = mean_pool(&hidden, &mask).map_err(compute)?;
-        let norms = pooled
-            .sqr()
-            .and_then(|s| s.sum_keepdim(1))
-            .and_then(|s| s.sqrt())
-            .map_err(compute)?;
-        let normalised = pooled.broadcast_div(&norms).map_err(compute)?;
-        normalised.to_vec2::<f32>().map_err(compute)
-    }
-}
-
 /// Vectors of `embed_passages` or `embed_many`, in input order, and how many tokens they read.
 pub struct Embedded {
     pub vectors: Vec<Vec<f32>>,
@@ -279,14 +171,6 @@ pub fn one_thread_per_product() {
     if std::env::var_os(PRODUCT_THREADS_VARIABLE).is_none() {
         std::env::set_var(PRODUCT_THREADS_VARIABLE, "1");
     }
-}
-
-/// Mean of the token vectors where `mask` is 1.
-fn mean_pool(hidden: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
-    let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-    let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
-    let counts = mask.sum(1)?;
-    summed.broadcast_div(&counts)
 }
 
 /// Lanes of independent partial sums in `dot`: a fixed summation order the compiler can turn

@@ -4,6 +4,7 @@
 
 mod client;
 mod held;
+mod names;
 mod read;
 mod schema;
 mod stale;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use neo4rs::{query, Row};
 use serde::de::DeserializeOwned;
 
-use super::sync::{node_label, relationship_type};
+use super::names::{node_label, relationship_type};
 use super::{Neo4jClient, Neo4jError};
 use crate::graph::{Evidence, GraphData, Node, NodeKind, RelationType, Relationship, Severity};
 use drugcite_core::domain::Fingerprint;

@@ -5,7 +5,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::sync::{node_label, relationship_type};
+use super::names::{node_label, relationship_type};
 use super::{Neo4jClient, Neo4jError};
 use crate::graph::{NodeKind, RelationType};
 

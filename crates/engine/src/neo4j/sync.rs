@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::held::{held_segments, HeldSegment};
+use super::names::{node_label, relationship_type};
 use super::stale::{generation_digest, hex, remove_stale};
 use super::{Neo4jClient, Neo4jError, SchemaReport};
 use crate::graph::{GraphData, Node, NodeKind, RelationType, Relationship};
@@ -72,28 +73,6 @@ impl std::fmt::Display for SyncReport {
             self.rows(),
             self.rows() as f64 / seconds.max(1e-3)
         )
-    }
-}
-
-/// The Neo4j label of a graph node kind.
-pub fn node_label(kind: NodeKind) -> &'static str {
-    match kind {
-        NodeKind::Drug => "Drug",
-        NodeKind::DrugClass => "DrugClass",
-        NodeKind::Condition => "Condition",
-        NodeKind::Population => "Population",
-    }
-}
-
-/// The Neo4j relationship type of a graph relationship type.
-pub fn relationship_type(kind: RelationType) -> &'static str {
-    match kind {
-        RelationType::Contraindication => "CONTRAINDICATION",
-        RelationType::Warning => "WARNING",
-        RelationType::AdverseReaction => "ADVERSE_REACTION",
-        RelationType::Indication => "INDICATION",
-        RelationType::Interaction => "INTERACTION",
-        RelationType::MemberOf => "MEMBER_OF",
     }
 }
 

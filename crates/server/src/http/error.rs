@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-use super::metrics::Refusal;
+use super::failure::{Failure, Refusal};
 use drugcite_accounts::AccountError;
 use drugcite_core::domain::InvalidInput;
 use drugcite_engine::engine::EngineError;
@@ -46,17 +46,6 @@ pub enum ApiError {
     /// the spec's 500 for temporary unavailability, with a Retry-After.
     #[error("request timed out after {0} s")]
     Timeout(u64),
-}
-
-/// What kind of failure an error answer was: left in the response's extensions for the
-/// metrics and the access log, which never see the `ApiError` itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// Refused before any work: no key, a bad key, a missing scope, a limit, no credit.
-    Refused(Refusal),
-    /// A backing store (Neo4j) failed or timed out.
-    StoreUnavailable,
-    Other,
 }
 
 /// Seconds a client is asked to wait after a store was unavailable or a request timed out.

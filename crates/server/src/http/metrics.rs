@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-use super::error::Failure;
+use super::failure::{Failure, Refusal};
 
 /// Upper bounds of the latency buckets, in seconds (a last bucket takes the rest).
 pub const LATENCY_BUCKETS_SECS: [f64; 16] = [
@@ -98,33 +98,6 @@ impl RouteStats {
             let status = u16::try_from(i + 100).unwrap_or(599);
             (n > 0).then_some((status, n))
         })
-    }
-}
-
-/// Why a request was refused before any work was done for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    RateLimited,
-    CreditExhausted,
-    Unauthorized,
-    Forbidden,
-}
-
-impl Refusal {
-    pub const ALL: [Refusal; 4] = [
-        Refusal::RateLimited,
-        Refusal::CreditExhausted,
-        Refusal::Unauthorized,
-        Refusal::Forbidden,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Refusal::RateLimited => "rate_limited",
-            Refusal::CreditExhausted => "credit_exhausted",
-            Refusal::Unauthorized => "unauthorized",
-            Refusal::Forbidden => "forbidden",
-        }
     }
 }
 

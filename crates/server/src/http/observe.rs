@@ -15,7 +15,7 @@ use axum::http::{HeaderName, HeaderValue, Method};
 use axum::response::Response;
 use tower::{Layer, Service};
 
-use super::error::Failure;
+use super::failure::Failure;
 use super::metrics::{HttpMetrics, RouteSlot, UNMATCHED_ROUTE};
 
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");

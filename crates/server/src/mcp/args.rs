@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::tools::ToolError;
+use super::error::ToolError;
 
 pub struct Arguments(Map<String, Value>);
 

@@ -3,6 +3,7 @@
 //! see `http::mcp`). Speaks MCP through rmcp; knows no HTTP routing, keys or accounts.
 
 mod args;
+mod error;
 pub mod tools;
 mod views;
 
@@ -19,7 +20,8 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use args::Arguments;
 use drugcite_accounts::scopes::Scope;
 use drugcite_engine::engine::Engine;
-use tools::{Tool, ToolError};
+use error::ToolError;
+use tools::Tool;
 
 /// Decides whether a tool call may run, and settles it afterwards (e.g. refunds a failure).
 pub trait ToolGate: Send + Sync + 'static {

@@ -6,30 +6,16 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::args::Arguments;
+use super::error::ToolError;
 use super::views::{GraphView, SearchResultView, SearchView, VerifyView, CITE};
 use drugcite_accounts::scopes::Scope;
 use drugcite_core::domain::{
     Fingerprint, GraphLimit, MaxHops, Question, SearchFilters, SetId, TopK,
 };
-use drugcite_engine::engine::{Engine, EngineError};
+use drugcite_engine::engine::Engine;
 use drugcite_engine::history::label_history;
 use drugcite_engine::quote::CheckRequest;
 use drugcite_engine::verify::Verification;
-
-#[derive(Debug, thiserror::Error)]
-pub enum ToolError {
-    /// Bad arguments or a refusal: told to the agent as a tool error it can act on.
-    #[error("{0}")]
-    Input(String),
-    #[error(transparent)]
-    Engine(#[from] EngineError),
-}
-
-impl From<drugcite_core::domain::InvalidInput> for ToolError {
-    fn from(invalid: drugcite_core::domain::InvalidInput) -> Self {
-        Self::Input(invalid.to_string())
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {

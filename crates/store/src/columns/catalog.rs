@@ -2,6 +2,7 @@
 //! standing, section, text hash and audience, sorted by fingerprint and looked up in place.
 //! Read-only once built; what the rows say is decided by `Snapshot::build_catalog`.
 
+use crate::files::CATALOG_FILE;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -12,7 +13,6 @@ use super::table::{le_u32, Table};
 use crate::{SegmentAddress, SegmentInfo, StoreError};
 use drugcite_core::domain::{Fingerprint, TextHash};
 
-pub(crate) const CATALOG_FILE: &str = "catalog.cols";
 const TAG: &[u8; 8] = b"DCCATLG1";
 const KEY: usize = 16;
 /// Segment ordinal, doc, label, section (u32 LE each), text hash (u64 LE), flags.

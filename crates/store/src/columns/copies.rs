@@ -3,6 +3,7 @@
 //! catalog rows (its copies, in fingerprint order), so a copy is read without a search.
 //! Read-only once built; only meaningful with the catalog it was built from.
 
+use crate::files::COPIES_FILE;
 use std::path::Path;
 
 use super::catalog::SegmentCatalog;
@@ -10,7 +11,6 @@ use super::table::{le_u32, Table};
 use crate::{SegmentInfo, StoreError};
 use drugcite_core::domain::{Fingerprint, TextHash};
 
-pub(crate) const COPIES_FILE: &str = "copies.cols";
 const TAG: &[u8; 8] = b"DCCOPIE2";
 /// Text hash (8 bytes BE) → first place in the trailer's catalog rows, count (u32 LE each).
 const KEY: usize = 8;

@@ -7,6 +7,7 @@ pub(crate) mod catalog;
 pub(crate) mod copies;
 pub(crate) mod table;
 
+use crate::files::CURRENT_FILE;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -16,7 +17,6 @@ use tantivy::{DocId, Searcher};
 use super::current::CurrentDocs;
 use super::{encoded, StoreError};
 
-const CURRENT_FILE: &str = "current.bin";
 const CURRENT_TAG: &[u8; 8] = b"DCCURDC1";
 
 /// Whether `generation` was written with its tables (`current.bin` is written last of them).

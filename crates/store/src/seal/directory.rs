@@ -16,7 +16,7 @@ use tantivy::directory::{
 use tantivy::HasLen;
 
 use super::blocks::FileBlocks;
-use super::{read_range, Seal};
+use super::checks::{read_range, Seal};
 use crate::StoreError;
 
 /// The tantivy directory `name` of a generation, its files checked against `seal`.

@@ -9,8 +9,9 @@ use tantivy::postings::Postings;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocSet, SegmentReader, Term, TERMINATED};
 
-use super::{SegmentAddress, SegmentInfo, Snapshot};
+use super::Snapshot;
 use crate::columns::{self, catalog::SegmentCatalog, copies::Copies};
+use crate::segment::{SegmentAddress, SegmentInfo};
 use crate::{index_error, io_error, StoreError};
 use drugcite_core::domain::TextHash;
 use drugcite_core::label::{PATIENT_VOICE, PATIENT_VOICE_WORDS};

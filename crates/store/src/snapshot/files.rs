@@ -3,6 +3,7 @@
 //! once per open; tantivy's files are read through the seal, the other files' checks are the
 //! caller's.
 
+use crate::files::{LABELS_FILE, TANTIVY_DIR};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -10,7 +11,6 @@ use std::sync::Arc;
 use tantivy::{DocId, Searcher};
 
 use super::{FingerprintColumns, Snapshot};
-use crate::builder::{LABELS_FILE, TANTIVY_DIR};
 use crate::checksum::parse_manifest;
 use crate::columns;
 use crate::current::CurrentDocs;

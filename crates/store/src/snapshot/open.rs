@@ -2,17 +2,18 @@
 //! nothing returned before they matched), for an ingest or sync (every block checked), a draft
 //! being built, or a generation for `drugcite check`. Reads only.
 
+use crate::files::MANIFEST_FILE;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
 use super::files::read_manifest;
 use super::Snapshot;
-use crate::builder::MANIFEST_FILE;
 use crate::checksum::{self, Recorded};
 use crate::lease::Lease;
 use crate::seal::{AtOpen, Seal};
-use crate::{open_phase, DataDir, StoreError};
+use crate::timing::open_phase;
+use crate::{DataDir, StoreError};
 
 impl Snapshot {
     /// Opens the live generation of `data_dir`, leased while open, once every block of every

@@ -5,9 +5,10 @@
 use std::io::{Cursor, Read, Seek};
 use std::path::PathBuf;
 
-use super::{decompress, format_of, read_stream, Format, RawRecord, Sink};
-use crate::ingest::xml::spl_record;
-use crate::ingest::IngestError;
+use super::record::{RawRecord, Sink};
+use super::stream::{decompress, format_of, read_stream, Format};
+use super::xml::spl_record;
+use crate::ingest::error::IngestError;
 
 /// How deep zips inside zips are opened (DailyMed ships a zip of per-label zips).
 pub const ZIP_NESTING: usize = 2;
@@ -67,7 +68,7 @@ mod tests {
     use std::fs::File;
     use std::io::Write;
 
-    use super::super::tests::collect;
+    use super::super::files::tests::collect;
     use super::*;
 
     fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {

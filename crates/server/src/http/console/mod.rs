@@ -15,14 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::AppState;
-
-/// How the console is served.
-#[derive(Clone, Copy, Debug)]
-pub struct Settings {
-    /// Mark cookies `Secure` (clients reach drugcite over TLS).
-    pub secure_cookies: bool,
-}
+use super::state::AppState;
 
 /// Everything a console page may load comes from drugcite itself; no inline script or style.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \

@@ -10,7 +10,7 @@ use axum::Json;
 use serde::Serialize;
 
 use super::search::ReadAsShown;
-use super::{blocking, AlsoIn, Envelope, LabelSegment, Source};
+use super::wire::{blocking, AlsoIn, Envelope, LabelSegment, Source};
 use crate::http::access::{Access, GraphAccess};
 use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};

@@ -5,7 +5,7 @@ use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::Json;
 
-use super::{blocking, Envelope};
+use super::wire::{blocking, Envelope};
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::{ApiError, AppState};
 use drugcite_core::domain::{InvalidInput, SetId};

@@ -6,7 +6,7 @@
 use axum::extract::State;
 use axum::Json;
 
-use super::{blocking, Envelope};
+use super::wire::{blocking, Envelope};
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 
-use super::{blocking, AlsoIn, Envelope, LabelSegment};
+use super::wire::{blocking, AlsoIn, Envelope, LabelSegment};
 use crate::http::access::{Access, SearchAccess};
 use crate::http::body::{Fields, FromFields, JsonBody};
 use crate::http::{ApiError, AppState};

@@ -7,7 +7,7 @@ use axum::http::request::Parts;
 use axum::response::Response;
 use serde::Serialize;
 
-use super::{blocking, sized_json, Envelope, LabelSegment, Source};
+use super::wire::{blocking, sized_json, Envelope, LabelSegment, Source};
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::{ApiError, AppState};
 use drugcite_core::domain::{Fingerprint, InvalidInput};

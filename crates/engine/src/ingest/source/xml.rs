@@ -4,8 +4,8 @@
 
 use std::io::Read;
 
-use super::source::{RawRecord, Sink, Unreadable};
-use super::IngestError;
+use super::record::{RawRecord, Sink, Unreadable};
+use crate::ingest::error::IngestError;
 use drugcite_core::label::spl::read_spl;
 
 /// Reads the SPL document of one `.xml` file, named `position` in the report.

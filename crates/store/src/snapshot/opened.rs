@@ -1,7 +1,5 @@
-//! A published generation opened for reading: tantivy searcher, label metadata and history, and
-//! the fingerprint of every segment. Its bytes are used only once they matched the manifest's
-//! block hashes (`seal`), it is leased while open, and every segment read is re-hashed before
-//! it is returned. Immutable once opened; swapping generations means a new one.
+//! The opened generation itself: its parts and the reads every other part of `snapshot` builds
+//! on (segments by address, labels, fingerprints). See `snapshot` for what it promises.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -11,94 +9,31 @@ use tantivy::columnar::Column;
 use tantivy::schema::{TantivyDocument, Value};
 use tantivy::{DocAddress, Index, IndexReader, Searcher};
 
-use super::builder::TANTIVY_DIR;
-use super::current::CurrentDocs;
-use super::history::{LabelHistory, VersionStatus};
-use super::holders::Holders;
-use super::lease::Lease;
-use super::schema::Fields;
-use super::seal::Seal;
-use super::texts::TextsIndex;
-use super::vectors::{MappedVectors, VECTORS_FILE};
-use super::{index_error, io_error, StoreError};
+use crate::current::CurrentDocs;
+use crate::files::{TANTIVY_DIR, VECTORS_FILE};
+use crate::history::{LabelHistory, VersionStatus};
+use crate::holders::Holders;
+use crate::lease::Lease;
+use crate::schema::Fields;
+use crate::seal::Seal;
+use crate::segment::{SegmentAddress, SegmentView, Standing, StoredSegment, VersionRef};
+use crate::texts::TextsIndex;
+use crate::vectors::MappedVectors;
+use crate::{index_error, io_error, StoreError};
 use drugcite_core::domain::{Fingerprint, TextHash};
 use drugcite_core::label::LabelMeta;
 
-mod catalog;
-mod files;
-mod open;
-mod tables_check;
-
-/// Where a segment lives in this snapshot. Only meaningful for the snapshot that produced it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SegmentAddress(pub DocAddress);
-
-/// A segment read back from the store, with the newest label version holding it.
-#[derive(Clone, Debug)]
-pub struct StoredSegment {
-    pub text: String,
-    pub section_key: String,
-    pub fingerprint: Fingerprint,
-    pub label: Arc<LabelMeta>,
-    pub standing: Standing,
-}
-
-/// Where the label version of a segment stands in its label's history.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Standing {
-    pub status: VersionStatus,
-    /// The label's newest version (the segment's own unless it is superseded).
-    pub newest: VersionRef,
-}
-
-/// Names one label version.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VersionRef {
-    pub label_id: String,
-    pub version: String,
-    pub effective_time: String,
-}
-
-/// One live segment as `Snapshot::visit_segments` passes it, borrowed from the store.
-pub struct SegmentView<'a> {
-    pub address: SegmentAddress,
-    pub fingerprint: Fingerprint,
-    /// Shared by every copy of this exact text, under any label.
-    pub text_hash: TextHash,
-    /// Ordinal into `Snapshot::labels`: the newest version holding the segment.
-    pub label: u32,
-    /// In the current version of a label still published: searchable.
-    pub current: bool,
-    pub section_key: &'a str,
-    pub text: &'a str,
-}
-
-/// What ranking needs to know about a segment without reading its text.
-#[derive(Clone, Debug)]
-pub struct SegmentInfo {
-    pub address: SegmentAddress,
-    /// Ordinal into `Snapshot::labels`: the newest version holding the segment.
-    pub label: u32,
-    /// In the current version of a label still published: searchable.
-    pub current: bool,
-    pub section_key: Arc<str>,
-    /// Shared by every copy of this exact text, under any label.
-    pub text_hash: TextHash,
-    /// The text speaks to the patient (a medication guide, wherever the label put it).
-    pub addresses_patient: bool,
-}
-
 /// The high and low halves of the fingerprints of one tantivy segment.
-type FingerprintColumns = (Column<u64>, Column<u64>);
+pub(crate) type FingerprintColumns = (Column<u64>, Column<u64>);
 
 pub struct Snapshot {
-    generation: PathBuf,
-    reader: IndexReader,
-    index: Index,
-    fields: Fields,
+    pub(super) generation: PathBuf,
+    pub(super) reader: IndexReader,
+    pub(super) index: Index,
+    pub(super) fields: Fields,
     /// Every label version of the generation; a segment names its label by ordinal here.
-    labels: Vec<Arc<LabelMeta>>,
-    history: LabelHistory,
+    pub(super) labels: Vec<Arc<LabelMeta>>,
+    pub(super) history: LabelHistory,
     /// Per fingerprint: the newest label version holding it and its standing.
     pub(crate) holders: Holders,
     pub(crate) current_docs: CurrentDocs,
@@ -106,14 +41,14 @@ pub struct Snapshot {
     /// one written before them has them built at open.
     pub(crate) stored_columns: bool,
     /// One doc per distinct (text, section, names); `None` in a generation written before it.
-    texts: Option<TextsIndex>,
-    manifest: serde_json::Value,
+    pub(super) texts: Option<TextsIndex>,
+    pub(super) manifest: serde_json::Value,
     /// Per tantivy segment: the fingerprint columns the verify index is built from.
-    fingerprint_columns: Vec<FingerprintColumns>,
+    pub(super) fingerprint_columns: Vec<FingerprintColumns>,
     /// The block hashes the generation's files are checked against as they are read.
-    seal: Arc<Seal>,
+    pub(super) seal: Arc<Seal>,
     /// `None` for a draft, which only the ingest building it reads.
-    _lease: Option<Lease>,
+    pub(super) _lease: Option<Lease>,
 }
 
 impl Snapshot {
@@ -202,7 +137,7 @@ impl Snapshot {
     }
 
     /// The fingerprint the verify index holds for `address` (the fast-field columns).
-    fn indexed_fingerprint(&self, address: SegmentAddress) -> Option<Fingerprint> {
+    pub(super) fn indexed_fingerprint(&self, address: SegmentAddress) -> Option<Fingerprint> {
         let (high, low) = self
             .fingerprint_columns
             .get(address.0.segment_ord as usize)?;
@@ -241,7 +176,7 @@ impl Snapshot {
         Ok(())
     }
 
-    fn view<'d>(
+    pub(super) fn view<'d>(
         &self,
         address: SegmentAddress,
         doc: &'d TantivyDocument,
@@ -323,7 +258,7 @@ impl Snapshot {
 
     /// What differs between a segment's indexed, stored and recomputed fingerprints, if
     /// anything (the recomputed one hashes its label's set id, its section and its text).
-    pub(super) fn fingerprint_problem(&self, view: &SegmentView) -> Option<String> {
+    pub(crate) fn fingerprint_problem(&self, view: &SegmentView) -> Option<String> {
         let set_id = &self.labels[view.label as usize].set_id;
         let recomputed = Fingerprint::of_segment(set_id, view.section_key, view.text);
         let indexed = self.indexed_fingerprint(view.address);
@@ -341,7 +276,7 @@ impl Snapshot {
     }
 
     /// Logs a segment that failed its re-hash loudly and makes it an error.
-    fn tampered(&self, view: &SegmentView, detail: String) -> StoreError {
+    pub(super) fn tampered(&self, view: &SegmentView, detail: String) -> StoreError {
         let generation = self.generation.display().to_string();
         let fingerprint = self
             .indexed_fingerprint(view.address)
@@ -360,14 +295,14 @@ impl Snapshot {
         }
     }
 
-    fn corrupt(&self, address: SegmentAddress, reason: &str) -> StoreError {
+    pub(super) fn corrupt(&self, address: SegmentAddress, reason: &str) -> StoreError {
         StoreError::Corrupt {
             path: self.generation.display().to_string(),
             reason: format!("segment {:?}: {reason}", address.0),
         }
     }
 
-    fn undecodable(&self, address: Option<SegmentAddress>) -> StoreError {
+    pub(super) fn undecodable(&self, address: Option<SegmentAddress>) -> StoreError {
         let at = address.map_or(String::new(), |a| format!(" at {:?}", a.0));
         StoreError::Corrupt {
             path: self.generation.join(TANTIVY_DIR).display().to_string(),
@@ -377,7 +312,7 @@ impl Snapshot {
 }
 
 impl VersionRef {
-    pub fn of_entry(entry: &super::VersionEntry) -> Self {
+    pub fn of_entry(entry: &crate::history::VersionEntry) -> Self {
         Self {
             label_id: entry.label_id.clone(),
             version: entry.version.clone(),

@@ -1,0 +1,43 @@
+//! The accounts engine over one database: opened with its policy, holding the pool, the
+//! log-in throttle and the meter. Its calls are written beside their concern (`identity`,
+//! `keys`, `credit`).
+
+use sqlx::AnyPool;
+
+use crate::db::{self, Database};
+use crate::error::AccountError;
+use crate::meter::Meter;
+use crate::policy::Policy;
+use crate::throttle::LoginThrottle;
+
+/// The accounts engine over one database.
+pub struct Accounts {
+    pub(crate) pool: AnyPool,
+    pub(crate) policy: Policy,
+    pub(crate) throttle: LoginThrottle,
+    pub(crate) meter: Meter,
+}
+
+impl Accounts {
+    /// Connects, applies migrations, and makes sure the operator account exists.
+    pub async fn open(database: &Database, policy: Policy) -> Result<Self, AccountError> {
+        let pool = db::open(database).await?;
+        let accounts = Self {
+            meter: Meter::start(pool.clone(), policy.prices),
+            pool,
+            policy,
+            throttle: LoginThrottle::new(),
+        };
+        accounts.ensure_operator().await?;
+        Ok(accounts)
+    }
+
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Forgets login-throttle buckets that are full again (call now and then).
+    pub fn forget_idle(&self) {
+        self.throttle.forget_idle();
+    }
+}

@@ -1,0 +1,116 @@
+//! The application: the router over every route behind the request bounds, and serving it
+//! until a shutdown signal while the index generation and the limits are kept fresh.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::middleware::from_fn_with_state;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::net::TcpListener;
+use tower_http::catch_panic::CatchPanicLayer;
+
+use super::error::ApiError;
+use super::metrics::Neo4jFailure;
+use super::observe::ObserveLayer;
+use super::server::{self, ConnectionBounds};
+use super::state::{AppState, MAX_BODY_BYTES};
+use super::{bounds, console, mcp, metering, openapi, routes};
+use drugcite_engine::engine::EngineError;
+
+/// How often the server looks for a newly published index generation.
+const RELOAD_EVERY: Duration = Duration::from_secs(5);
+
+/// The routes behind the request bounds (target and header sizes, `request_timeout`), each
+/// request observed (id, metrics, access log) outside them.
+pub fn router(state: AppState, request_timeout: Duration) -> Router {
+    let observe = ObserveLayer::new(Arc::clone(&state.metrics));
+    let console = match state.console {
+        Some(_) => console::routes(),
+        None => Router::new(),
+    };
+    Router::new()
+        .route("/v1/search", post(routes::search::search))
+        .route("/v1/graph", post(routes::graph::graph))
+        .route("/v1/verify/quote", post(routes::quote::check_quote))
+        .route("/v1/verify/{fingerprint}", get(routes::verify::verify))
+        .route("/v1/labels/{set_id}", get(routes::labels::label))
+        .route_layer(from_fn_with_state(state.clone(), metering::refund_failures))
+        .route("/health", get(routes::health::health))
+        .route("/openapi.json", get(openapi::document))
+        .merge(console)
+        .merge(mcp::routes(&state))
+        .fallback(|| async { ApiError::NotFound })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::Internal("a request handler panicked".into()).into_response()
+        }))
+        .with_state(state)
+        .layer(from_fn_with_state(request_timeout, bounds::bounded))
+        .layer(observe)
+}
+
+/// `serve_with` the default bounds (see `ConnectionBounds`).
+pub async fn serve(listener: TcpListener, state: AppState) -> std::io::Result<()> {
+    serve_with(listener, state, ConnectionBounds::default()).await
+}
+
+/// Serves until Ctrl-C / SIGTERM, picking up newly published index generations as they land;
+/// then drains connections within `config.shutdown_grace` and returns.
+pub async fn serve_with(
+    listener: TcpListener,
+    state: AppState,
+    config: ConnectionBounds,
+) -> std::io::Result<()> {
+    let maintenance = tokio::spawn(maintain(state.clone()));
+    let app = router(state, config.request_timeout);
+    server::run(listener, app, config, shutdown_signal()).await;
+    maintenance.abort();
+    Ok(())
+}
+
+async fn maintain(state: AppState) {
+    let mut ticks = tokio::time::interval(RELOAD_EVERY);
+    loop {
+        ticks.tick().await;
+        state.limits.forget_idle();
+        state.accounts.forget_idle();
+        let engine = Arc::clone(&state.engine);
+        match tokio::task::spawn_blocking(move || engine.refresh()).await {
+            Ok(Ok(true)) => {
+                tracing::info!(generation = %state.engine.index.generation().display(), "serving a new index generation")
+            }
+            Ok(Ok(false)) => {}
+            Ok(Err(EngineError::GraphStore(e))) => {
+                state.metrics.count_neo4j_error(Neo4jFailure::SyncWatch);
+                tracing::warn!("cannot ask Neo4j for a newer sync: {e}")
+            }
+            Ok(Err(e)) => tracing::error!("keeping the current index: {e}"),
+            Err(e) => tracing::error!("index reload task failed: {e}"),
+        }
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

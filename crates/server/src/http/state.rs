@@ -1,0 +1,67 @@
+//! The state every request handler shares: the engine, the accounts, the rate limits, the
+//! console's settings and the request metrics. Holds; decides nothing.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use axum::Router;
+
+use super::limits::{RateLimitConfig, RateLimits, DEFAULT_AUTH_FAILURES_PER_MINUTE};
+use super::metrics::HttpMetrics;
+use super::metrics_export;
+use drugcite_accounts::Accounts;
+use drugcite_engine::engine::Engine;
+
+/// Largest request body accepted; a question is at most 2,000 characters.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// How the web console is served when it is.
+#[derive(Clone, Copy, Debug)]
+pub struct ConsoleSettings {
+    /// Mark cookies `Secure` (clients reach drugcite over TLS).
+    pub secure_cookies: bool,
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub(super) engine: Arc<Engine>,
+    pub(super) accounts: Arc<Accounts>,
+    pub(super) limits: Arc<RateLimits>,
+    pub(super) limit_config: RateLimitConfig,
+    /// The web console's settings when it is served.
+    pub(super) console: Option<ConsoleSettings>,
+    pub(super) metrics: Arc<HttpMetrics>,
+}
+
+impl AppState {
+    pub fn new(engine: Arc<Engine>, accounts: Arc<Accounts>, limits: RateLimitConfig) -> Self {
+        Self {
+            engine,
+            accounts,
+            limits: Arc::new(RateLimits::new(limits, DEFAULT_AUTH_FAILURES_PER_MINUTE)),
+            limit_config: limits,
+            console: None,
+            metrics: Arc::new(HttpMetrics::default()),
+        }
+    }
+
+    /// The router of the metrics listener (`GET /metrics`), over this state's counters.
+    pub fn metrics_router(&self) -> Router {
+        metrics_export::router(metrics_export::Scrape::new(
+            Arc::clone(&self.engine),
+            Arc::clone(&self.metrics),
+        ))
+    }
+
+    /// Serves the web console under `/console`.
+    pub fn with_console(mut self, settings: ConsoleSettings) -> Self {
+        self.console = Some(settings);
+        self
+    }
+
+    /// Failed authentications per minute one client address may make before its keyed
+    /// requests get 429 (default `DEFAULT_AUTH_FAILURES_PER_MINUTE`).
+    pub fn with_auth_failures_per_minute(mut self, per_minute: NonZeroU32) -> Self {
+        self.limits = Arc::new(RateLimits::new(self.limit_config, per_minute));
+        self
+    }
+}
