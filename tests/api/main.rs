@@ -26,6 +26,7 @@ mod helpers;
 mod history;
 mod history_neo4j;
 mod ingest;
+mod layering;
 mod mcp;
 mod metrics;
 mod neo4j;

@@ -12,12 +12,13 @@ use drugcite_store::history::Withdrawal;
 use drugcite_store::{SetHistory, Snapshot, VersionEntry, VersionStatus};
 
 /// One label (set id) and its versions, newest first.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LabelHistoryView {
     pub set_id: String,
     /// `current`, or `withdrawn` when a full snapshot no longer contained the label.
     pub status: VersionStatus,
-    #[schema(value_type = Option<Object>)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub withdrawn: Option<WithdrawalView>,
     /// The label's DailyMed page.
     pub dailymed_url: String,
@@ -29,13 +30,15 @@ pub struct LabelHistoryView {
     pub versions: Vec<VersionView>,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WithdrawalView {
     /// When the full ingest that no longer contained the label ran (UTC, RFC 3339).
     pub at: String,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VersionView {
     /// The SPL document id of this version.
     pub label_id: String,
@@ -52,7 +55,8 @@ pub struct VersionView {
 }
 
 /// What changed from the previous version (for the first version: everything is added).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VersionChanges {
     /// The version compared with; null for the first version.
     pub previous_version: Option<String>,

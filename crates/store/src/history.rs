@@ -29,7 +29,8 @@ impl VersionRank {
 }
 
 /// Where a version stands in its label's history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum VersionStatus {
     /// The newest version of a label still published.

@@ -17,7 +17,8 @@ const NON_TEXT_FIELDS: &[&str] = &[
 ];
 
 /// The drug object of the spec (§2.4), from the record's `openfda` block.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Drug {
     /// Generic name, lowercase.
     pub name: String,

@@ -6,7 +6,8 @@ use serde::Serialize;
 use unicode_normalization::char::decompose_compatible;
 
 /// A difference a quote may have from the label text and still count as the same words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Normalisation {
     /// Runs of spaces, tabs and line breaks count as one space; leading and trailing ones

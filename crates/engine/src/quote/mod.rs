@@ -40,7 +40,8 @@ pub const NEAR_MISS_SIMILARITY: f64 = 0.75;
 const MAX_ALIGNMENT_CELLS: usize = 16_000_000;
 
 /// How a quote stands against the label text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MatchKind {
     /// The quote is a verbatim substring of the segment's official text.
@@ -56,7 +57,8 @@ pub enum MatchKind {
 }
 
 /// The segment a quote was checked against, as /v1/verify shows it.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QuotedSegment {
     /// The segment's exact official text.
     pub text: String,
@@ -70,7 +72,8 @@ pub struct QuotedSegment {
     pub label_status: VersionStatus,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QuoteSource {
     /// Public DailyMed record of the label.
     pub url: String,
@@ -93,7 +96,8 @@ impl From<&StoredSegment> for QuotedSegment {
 }
 
 /// Where in the segment's text the matched (or closest) passage lies.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Passage {
     /// The label's exact text at these offsets.
     pub text: String,
@@ -119,7 +123,8 @@ impl Passage {
 }
 
 /// The check of one quote.
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QuoteCheck {
     /// The quote as given.
     pub quote: String,
@@ -141,7 +146,8 @@ pub struct QuoteCheck {
     pub message: String,
 }
 
-#[derive(Clone, Debug, Default, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QuoteSummary {
     pub count: usize,
     pub exact: usize,
@@ -153,7 +159,8 @@ pub struct QuoteSummary {
     pub all_verbatim: bool,
 }
 
-#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QuoteReport {
     /// One check per quote, in the order given.
     pub quotes: Vec<QuoteCheck>,

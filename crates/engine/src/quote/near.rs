@@ -88,7 +88,8 @@ fn align(quote: &[char], text: &[char]) -> (usize, usize, usize) {
 }
 
 /// One run of a character diff from the quote to the label passage.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DiffPart {
     /// `same`: in both; `quote_only`: in the quote, not in the label; `label_only`: in the
     /// label, missing from the quote.
@@ -96,7 +97,8 @@ pub struct DiffPart {
     pub text: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DiffOp {
     Same,
