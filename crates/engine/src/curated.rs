@@ -1,5 +1,5 @@
-//! The vocabularies drugcite curates itself, kept as data under `graph/` with their source and
-//! compiled in: brand → generic names, drug classes with lay terms and members, and everyday
+//! The vocabularies drugcite curates itself, kept as sourced tables under `graph/` (registered
+//! in `tables::graph`) and compiled in: brand → generic names, drug classes with lay terms and members, and everyday
 //! words → label wording (with the everyday glosses mined from the labels themselves,
 //! `graph/label-glosses.tsv`). Parses them (the brand table once per process, since every
 //! /v1/graph question reads it); matching them against questions or text is for the modules
@@ -8,15 +8,8 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-const BRANDS: &str = include_str!("../../../graph/brands.tsv");
-const DRUG_ABBREVIATIONS: &str = include_str!("../../../graph/drug-abbreviations.tsv");
-const CLASSES: &str = include_str!("../../../graph/drug-classes.tsv");
-const LAY_TERMS: &str = include_str!("../../../graph/lay-terms.tsv");
-const LABEL_GLOSSES: &str = include_str!("../../../graph/label-glosses.tsv");
-const CONDITION_SYNONYMS: &str = include_str!("../../../graph/condition-synonyms.tsv");
-const MEDICINE_FORMS: &str = include_str!("../../../graph/medicine-forms.tsv");
-const LAB_ANALYTES: &str = include_str!("../../../graph/lab-analytes.tsv");
-const ORGAN_HARMS: &str = include_str!("../../../graph/organ-harms.tsv");
+use crate::tables::graph as tables;
+use drugcite_core::table::TableSource;
 
 /// A brand name and the first word of its generic name, both lowercase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,18 +28,18 @@ pub struct DrugClass {
 }
 
 pub fn brands() -> Vec<Brand> {
-    names_with_generics(BRANDS)
+    names_with_generics(&tables::BRANDS)
 }
 
 /// The abbreviations clinicians type for one drug ("PTU", "MTX"), each with the first word of
 /// its generic: read like a brand (`Brand::brand` is the abbreviation).
 pub fn drug_abbreviations() -> Vec<Brand> {
-    names_with_generics(DRUG_ABBREVIATIONS)
+    names_with_generics(&tables::DRUG_ABBREVIATIONS)
 }
 
 /// The rows of a name → generic table.
-fn names_with_generics(data: &str) -> Vec<Brand> {
-    lowercase_pairs(data)
+fn names_with_generics(table: &TableSource) -> Vec<Brand> {
+    lowercase_pairs(table)
         .map(|(brand, generic)| Brand { brand, generic })
         .collect()
 }
@@ -59,14 +52,19 @@ pub fn brand_generics() -> &'static HashMap<String, String> {
 }
 
 pub fn drug_classes() -> Vec<DrugClass> {
-    rows(CLASSES)
-        .filter_map(|fields| match fields.as_slice() {
-            [name, terms, members] => Some(DrugClass {
-                name: (*name).to_owned(),
-                terms: split_list(terms),
-                members: split_list(members),
-            }),
-            _ => None,
+    let table = tables::DRUG_CLASSES.rows();
+    let (name, terms, members) = (
+        table.column("class"),
+        table.column("terms"),
+        table.column("members"),
+    );
+    table
+        .rows()
+        .iter()
+        .map(|row| DrugClass {
+            name: row.cell(name).to_owned(),
+            terms: split_list(row.cell(terms)),
+            members: split_list(row.cell(members)),
         })
         .collect()
 }
@@ -96,7 +94,7 @@ pub struct ConditionSynonyms {
 }
 
 pub fn condition_synonyms() -> Vec<ConditionSynonyms> {
-    lowercase_pairs(CONDITION_SYNONYMS)
+    lowercase_pairs(&tables::CONDITION_SYNONYMS)
         .map(|(first, others)| {
             let mut phrases = vec![first];
             phrases.extend(split_list(&others));
@@ -107,16 +105,14 @@ pub fn condition_synonyms() -> Vec<ConditionSynonyms> {
 
 /// Laboratory analytes whose changes labels report as reactions, lowercase.
 pub fn lab_analytes() -> Vec<String> {
-    rows(LAB_ANALYTES)
-        .filter_map(|fields| fields.first().map(|f| f.to_lowercase()))
-        .collect()
+    lowercase_firsts(&tables::LAB_ANALYTES)
 }
 
 /// The curated lay terms, then the glosses labels give their clinical words ("breast
 /// enlargement (gynecomastia)"), mined by `crates/lab/scripts/mine-glosses.py`.
 pub fn lay_terms() -> Vec<LayTerm> {
-    lowercase_pairs(LAY_TERMS)
-        .chain(lowercase_pairs(LABEL_GLOSSES))
+    lowercase_pairs(&tables::LAY_TERMS)
+        .chain(lowercase_pairs(&tables::LABEL_GLOSSES))
         .map(|(phrase, label_wording)| LayTerm {
             phrase,
             label_wording,
@@ -133,7 +129,7 @@ pub struct MedicineForm {
 }
 
 pub fn medicine_forms() -> Vec<MedicineForm> {
-    lowercase_pairs(MEDICINE_FORMS)
+    lowercase_pairs(&tables::MEDICINE_FORMS)
         .map(|(noun, routes)| MedicineForm {
             noun,
             routes: split_list(&routes),
@@ -144,25 +140,27 @@ pub fn medicine_forms() -> Vec<MedicineForm> {
 /// The organ phrases labels write for a harm rather than for an impaired organ ("kidney
 /// injury", "renal failure"), lowercase; mined by `crates/lab/scripts/mine-organ-harms.py`.
 pub fn organ_harm_phrases() -> Vec<String> {
-    rows(ORGAN_HARMS)
-        .filter_map(|fields| fields.first().map(|phrase| phrase.to_lowercase()))
+    lowercase_firsts(&tables::ORGAN_HARMS)
+}
+
+/// The first two cells of every row of `table`, lowercased.
+fn lowercase_pairs(table: &TableSource) -> impl Iterator<Item = (String, String)> {
+    let pairs: Vec<(String, String)> = table
+        .rows()
+        .rows()
+        .iter()
+        .map(|row| (row.cell(0).to_lowercase(), row.cell(1).to_lowercase()))
+        .collect();
+    pairs.into_iter()
+}
+
+/// The first cell of every row of `table`, lowercased.
+fn lowercase_firsts(table: &TableSource) -> Vec<String> {
+    let rows = table.rows();
+    rows.rows()
+        .iter()
+        .map(|row| row.cell(0).to_lowercase())
         .collect()
-}
-
-/// The rows of two fields, lowercased; rows of another shape are left out (tests count them).
-fn lowercase_pairs(data: &str) -> impl Iterator<Item = (String, String)> + '_ {
-    rows(data).filter_map(|fields| match fields.as_slice() {
-        [first, second] => Some((first.to_lowercase(), second.to_lowercase())),
-        _ => None,
-    })
-}
-
-/// Tab-separated fields of each line that is neither blank nor a `#` comment.
-fn rows(data: &str) -> impl Iterator<Item = Vec<&str>> {
-    data.lines()
-        .map(str::trim_end)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| line.split('\t').map(str::trim).collect())
 }
 
 fn split_list(list: &str) -> Vec<String> {
@@ -178,15 +176,22 @@ mod tests {
 
     #[test]
     fn every_data_line_parses() {
-        assert_eq!(brands().len(), rows(BRANDS).count());
-        assert_eq!(drug_abbreviations().len(), rows(DRUG_ABBREVIATIONS).count());
-        assert_eq!(drug_classes().len(), rows(CLASSES).count());
+        let rows = |table: &TableSource| table.rows().rows().len();
+        assert_eq!(brands().len(), rows(&tables::BRANDS));
+        assert_eq!(
+            drug_abbreviations().len(),
+            rows(&tables::DRUG_ABBREVIATIONS)
+        );
+        assert_eq!(drug_classes().len(), rows(&tables::DRUG_CLASSES));
         assert_eq!(
             lay_terms().len(),
-            rows(LAY_TERMS).count() + rows(LABEL_GLOSSES).count()
+            rows(&tables::LAY_TERMS) + rows(&tables::LABEL_GLOSSES)
         );
-        assert_eq!(condition_synonyms().len(), rows(CONDITION_SYNONYMS).count());
-        assert_eq!(medicine_forms().len(), rows(MEDICINE_FORMS).count());
+        assert_eq!(
+            condition_synonyms().len(),
+            rows(&tables::CONDITION_SYNONYMS)
+        );
+        assert_eq!(medicine_forms().len(), rows(&tables::MEDICINE_FORMS));
         assert!(organ_harm_phrases().contains(&"kidney injury".to_owned()));
         assert!(medicine_forms().iter().all(|f| !f.routes.is_empty()));
         assert!(brands().len() > 100 && drug_classes().len() > 20);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Mines the everyday glosses FDA labels give their clinical words: "breast enlargement
 (gynecomastia)", "hypomagnesemia (low magnesium)". Writes `graph/label-glosses.tsv`
-(lay phrase TAB clinical word), read by the search understanding like `graph/lay-terms.tsv`.
+(lay phrase TAB clinical word TAB source), read by the search understanding like
+`graph/lay-terms.tsv`.
 
 A gloss is a parenthesis, in a patient section (Medication Guide, patient information: where
 labels explain their words), of one word next to a phrase of one to four words (bounded by
@@ -17,6 +18,7 @@ Usage: crates/lab/scripts/mine-glosses.py LABELS.jsonl.gz > graph/label-glosses.
 import collections
 import gzip
 import json
+import os
 import re
 import sys
 
@@ -67,6 +69,7 @@ def inner_phrase(text):
 
 
 def main(path):
+    source = f"mined: crates/lab/scripts/mine-glosses.py over {os.path.basename(path)}"
     professional, patient = collections.Counter(), collections.Counter()
     candidates = collections.defaultdict(set)
     with gzip.open(path, "rt") as lines:
@@ -96,12 +99,14 @@ def main(path):
     glosses = collections.Counter(lay for lay, _ in kept)
     for (lay, word), labels in sorted(kept.items()):
         if " " in lay and glosses[lay] < MAX_GLOSSES:
-            print(f"{lay}\t{word}")
+            print(f"{lay}\t{word}\t{source}")
             print(f"{len(labels)}\t{lay}\t{word}", file=sys.stderr)
 
 
 if __name__ == "__main__":
     print("# Everyday glosses FDA labels give their clinical words, mined from the openFDA labels by")
     print("# crates/lab/scripts/mine-glosses.py (see there for the rule); regenerate, do not edit by hand.")
-    print("# lay phrase\tclinical word")
+    print("# Read by crates/engine/src/curated.rs after graph/lay-terms.tsv: the lay phrase is matched")
+    print("# on whole words, ignoring case and a plural \"s\", by the readers of lay terms.")
+    print("lay_phrase\tlabel_wording\tsource")
     main(sys.argv[1])

@@ -11,6 +11,7 @@ Usage: crates/lab/scripts/misspell-questions.py OUT_MISSPELLED OUT_ORIGINAL QUES
 (the label names are read from ../shared/data/labels/openfda-labels.jsonl.gz, or
 $DRUGCITE_SHARED_DATA/labels/…, and graph/brands.tsv)
 """
+import csv
 import gzip
 import json
 import os
@@ -32,8 +33,10 @@ def label_name_words():
                 for name in openfda.get(key, []):
                     names.update(re.findall(r"[a-z]+", name.lower()))
     with open("graph/brands.tsv") as brands:
-        for line in brands:
-            names.update(re.findall(r"[a-z]+", line.lower()))
+        rows = csv.DictReader((line for line in brands if not line.startswith("#")), delimiter="\t",
+                              quoting=csv.QUOTE_NONE)
+        for row in rows:
+            names.update(re.findall(r"[a-z]+", f"{row['brand']} {row['generic']}".lower()))
     return names
 
 

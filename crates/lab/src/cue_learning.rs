@@ -1,8 +1,11 @@
 //! Learning the severity and negation cue table (`drugcite-engine`'s `graph/severity-cues.json`)
-//! from the fit part of the brat annotations. The graph reads the table; only this writes it.
+//! from the fit part of the brat annotations. The graph reads the table; only this writes it,
+//! with `LEARNED_SOURCE` as its source.
 
 use drugcite_core::text::contains_any_word;
-use drugcite_engine::graph::cues::{Cue, Cues, CURATED_REACH, CURATED_SEVERITY_REACH};
+use drugcite_engine::graph::cues::{
+    curated_reach, curated_severity_reach, Cue, Cues, LEARNED_SOURCE,
+};
 use drugcite_engine::graph::model::Severity;
 use drugcite_engine::graph::severity::{is_negated, stated};
 
@@ -41,7 +44,10 @@ pub fn learn(fit: &[Case]) -> Cues {
     if generalises(learn_negation, negation_better) {
         cues = learn_negation(fit, cues);
     }
-    cues
+    Cues {
+        source: LEARNED_SOURCE.to_owned(),
+        ..cues
+    }
 }
 
 /// Which inner half of the fit part a label is in: the parity of the second byte of the
@@ -66,7 +72,7 @@ fn learn_severity(fit: &[Case], cues: Cues) -> Cues {
         .into_iter()
         .filter_map(|(cue, grade)| {
             keep(cue, Some(grade), fit, |case, cue| {
-                let hit = contains_any_word(&case.window(CURATED_SEVERITY_REACH), &[cue]);
+                let hit = contains_any_word(&case.window(curated_severity_reach()), &[cue]);
                 hit.then(|| case.grade() == Some(Grade::from(grade)))
             })
         })
@@ -79,7 +85,7 @@ fn learn_severity(fit: &[Case], cues: Cues) -> Cues {
         };
         grade_f1_permille(fit, &trial)
     })
-    .unwrap_or(CURATED_SEVERITY_REACH);
+    .unwrap_or(curated_severity_reach());
     Cues {
         severity_reach,
         ..cues
@@ -102,7 +108,7 @@ fn learn_negation(fit: &[Case], cues: Cues) -> Cues {
             .filter_map(|cue| {
                 keep(cue.clone(), None, fit, |case, cue| {
                     let curated = is_negated(&case.sentence, case.span.clone(), &none);
-                    let hit = !curated && contains_any_word(&place(case, CURATED_REACH), &[cue]);
+                    let hit = !curated && contains_any_word(&place(case, curated_reach()), &[cue]);
                     hit.then_some(case.is_negated())
                 })
             })
@@ -120,7 +126,7 @@ fn learn_negation(fit: &[Case], cues: Cues) -> Cues {
         };
         negation_f1_permille(fit, &trial)
     })
-    .unwrap_or(CURATED_REACH);
+    .unwrap_or(curated_reach());
     Cues {
         negation_reach,
         ..cues

@@ -1,14 +1,27 @@
 //! The condition lexicon: every surface form of every known condition, keyed by its normalised
 //! words, from the open vocabularies plus the terms drugcite curates in
 //! `graph/adverse-reaction-terms.tsv` (with how often each was annotated as an adverse reaction
-//! where it occurred). Lookups only; which matches count is the matchers' business.
+//! where it occurred; the file is written by `format_curated`, through `drugcite-lab extract`). Lookups only; which matches count is the matchers' business.
 
 use std::collections::HashMap;
 
 use super::vocabulary::VocabularyTerm;
 use drugcite_core::text::key_of;
 
-const CURATED: &str = include_str!("../../../../graph/adverse-reaction-terms.tsv");
+/// The columns of `graph/adverse-reaction-terms.tsv` (`tables::graph::ADVERSE_REACTION_TERMS`).
+pub const CURATED_COLUMNS: &[&str] = &[
+    "term",
+    "origin",
+    "adverse_seen",
+    "adverse_annotated",
+    "other_seen",
+    "other_annotated",
+    "source",
+];
+/// The source of every row: the learner that writes the file (`format_curated`); the origin
+/// column says where the learner found the term.
+pub const CURATED_SOURCE: &str =
+    "learned: drugcite-lab extract --learn (counts over the TAC 2017 ADR learning half)";
 
 /// Terms longer than this many words are not matched.
 pub const MAX_TERM_WORDS: usize = 8;
@@ -131,39 +144,52 @@ pub struct CuratedTerm {
     pub stats: TermStats,
 }
 
+/// The rows of the compiled-in file (checked as a table: header, sources).
 pub fn curated_terms() -> Vec<CuratedTerm> {
-    parse_curated(CURATED)
+    let table = crate::tables::graph::ADVERSE_REACTION_TERMS.rows();
+    table
+        .rows()
+        .iter()
+        .filter_map(|row| {
+            let fields: Vec<&str> = (0..CURATED_COLUMNS.len()).map(|at| row.cell(at)).collect();
+            curated_term(&fields)
+        })
+        .collect()
 }
 
 /// Rows `term, origin (vocabulary|annotated|listed joined by '+'), adverse_seen,
-/// adverse_annotated, other_seen, other_annotated`; `#` lines and the header skipped.
+/// adverse_annotated, other_seen, other_annotated[, source]`; `#` lines and the header skipped.
 pub fn parse_curated(text: &str) -> Vec<CuratedTerm> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            let [term, origin, a_seen, a_ann, o_seen, o_ann] = fields.as_slice() else {
-                return None;
-            };
-            let number = |f: &str| f.trim().parse::<u32>().ok();
-            let stats = TermStats {
-                adverse_seen: number(a_seen)?,
-                adverse_annotated: number(a_ann)?,
-                other_seen: number(o_seen)?,
-                other_annotated: number(o_ann)?,
-            };
-            let origins = Origins {
-                vocabulary: origin.split('+').any(|o| o == "vocabulary"),
-                annotated: origin.split('+').any(|o| o == "annotated"),
-                listed: origin.split('+').any(|o| o == "listed"),
-            };
-            Some(CuratedTerm {
-                term: term.trim().to_lowercase(),
-                origins,
-                stats,
-            })
-        })
+        .filter_map(|line| curated_term(&line.split('\t').collect::<Vec<&str>>()))
         .collect()
+}
+
+/// One row's fields as a term; `None` for a row of another shape or a header.
+fn curated_term(fields: &[&str]) -> Option<CuratedTerm> {
+    let ([term, origin, a_seen, a_ann, o_seen, o_ann]
+    | [term, origin, a_seen, a_ann, o_seen, o_ann, _]) = fields
+    else {
+        return None;
+    };
+    let number = |f: &str| f.trim().parse::<u32>().ok();
+    let stats = TermStats {
+        adverse_seen: number(a_seen)?,
+        adverse_annotated: number(a_ann)?,
+        other_seen: number(o_seen)?,
+        other_annotated: number(o_ann)?,
+    };
+    let origins = Origins {
+        vocabulary: origin.split('+').any(|o| o == "vocabulary"),
+        annotated: origin.split('+').any(|o| o == "annotated"),
+        listed: origin.split('+').any(|o| o == "listed"),
+    };
+    Some(CuratedTerm {
+        term: term.trim().to_lowercase(),
+        origins,
+        stats,
+    })
 }
 
 pub fn format_curated(term: &CuratedTerm) -> String {
@@ -179,7 +205,7 @@ pub fn format_curated(term: &CuratedTerm) -> String {
     .collect();
     let s = term.stats;
     format!(
-        "{}\t{}\t{}\t{}\t{}\t{}",
+        "{}\t{}\t{}\t{}\t{}\t{}\t{CURATED_SOURCE}",
         term.term,
         origin.join("+"),
         s.adverse_seen,
@@ -325,6 +351,12 @@ mod tests {
         let listed = parse_curated("greater\tlisted\t32\t0\t17\t0\n");
         let lexicon = Lexicon::build(&[], &listed);
         assert!(!lexicon.get("greater").unwrap().is_condition());
+    }
+
+    #[test]
+    fn every_row_of_the_compiled_file_is_a_term() {
+        let table = crate::tables::graph::ADVERSE_REACTION_TERMS.rows();
+        assert_eq!(curated_terms().len(), table.rows().len());
     }
 
     #[test]

@@ -1,21 +1,33 @@
 //! Severity and negation cues learned from the fit part of the brat annotations: the phrases
 //! annotators marked as a reaction's Severity or Negation, kept when they also predict it in the
 //! text around the fit part's reactions. The table (`severity-cues.json`) is compiled in and
-//! rewritten only by `drugcite-lab severity-agreement --learn`; the held part is never read here.
+//! rewritten only by `drugcite-lab severity-agreement --learn`, whose `source` it carries; the
+//! held part is never read here.
 
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
 use super::model::Severity;
+use super::wording::count;
 use drugcite_core::text::contains_any_word;
 
 /// The learned table the graph uses.
 const LEARNED: &str = include_str!("severity-cues.json");
+/// Where the learned table comes from: the command that writes it (its `source`).
+pub const LEARNED_SOURCE: &str = "learned: drugcite-lab severity-agreement --learn FILE, from the fit part of the TAC 2017 ADR brat annotations";
+/// The source of the curated rules alone (`Cues::none`).
+const CURATED_SOURCE: &str = "curated: the words of severity-words.tsv and negation-cues.tsv alone";
+
 /// How many words before a condition the curated negations reach, before learning.
-pub const CURATED_REACH: usize = 6;
+pub fn curated_reach() -> usize {
+    count("curated_negation_reach")
+}
+
 /// How many bytes either side of a condition the curated severity words are read from.
-pub const CURATED_SEVERITY_REACH: usize = 80;
+pub fn curated_severity_reach() -> usize {
+    count("curated_severity_reach")
+}
 
 /// One learned phrase, with the evidence it was kept on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -30,6 +42,8 @@ pub struct Cue {
 /// Learned cues on top of the curated words of `severity.rs`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cues {
+    /// Where the table comes from (`kind: detail`): `LEARNED_SOURCE` for the learned one.
+    pub source: String,
     /// How many words before a condition a negation reaches.
     pub negation_reach: usize,
     /// How many bytes either side of a condition its severity words are read from.
@@ -46,18 +60,26 @@ impl Cues {
     /// The curated rules alone.
     pub fn none() -> Self {
         Self {
-            negation_reach: CURATED_REACH,
-            severity_reach: CURATED_SEVERITY_REACH,
+            source: CURATED_SOURCE.to_owned(),
+            negation_reach: curated_reach(),
+            severity_reach: curated_severity_reach(),
             severity: Vec::new(),
             negation_before: Vec::new(),
             negation_after: Vec::new(),
         }
     }
 
-    /// The compiled-in table learned from the fit part.
+    /// The compiled-in table learned from the fit part; it must say it was learned by
+    /// `drugcite-lab severity-agreement --learn` (its `source`).
     pub fn learned() -> &'static Cues {
         static CUES: LazyLock<Cues> = LazyLock::new(|| {
-            serde_json::from_str(LEARNED).expect("severity-cues.json is a cue table")
+            let cues: Cues =
+                serde_json::from_str(LEARNED).expect("severity-cues.json is a cue table");
+            assert_eq!(
+                cues.source, LEARNED_SOURCE,
+                "severity-cues.json is not the table the lab's learner writes"
+            );
+            cues
         });
         &CUES
     }

@@ -3,20 +3,77 @@
 //! (`strong cyp3a inhibitors`, `p-gp inducers`) with the members the label itself lists after
 //! them ("(e.g., ketoconazole, itraconazole)"). Pure text work, shared by the graph build and
 //! question reading; CYP3A4 and CYP3A are one class (labels use both for the same drugs), and
-//! "cytochrome P450 3A (CYP3A)" or "cytochrome P450 3A4" is the same enzyme as "CYP3A4".
+//! "cytochrome P450 3A (CYP3A)" or "cytochrome P450 3A4" is the same enzyme as "CYP3A4". The
+//! strengths, enzymes and roles are `enzyme-classes.tsv`; the pattern's grammar is here.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use super::names::list_items;
+use crate::tables::graph as tables;
 
-static ENZYME_CLASS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:(strong|moderate|weak|potent)(?:\s*(?:,|or|and|/|to|and/or)\s*(strong|moderate|weak|potent))?\s+)?(?:cytochrome\s+p-?450\s+(?:\d[a-z]\d{0,2}\s+)?\(\s*)?(cyp\s?-?\d[a-z]\d{0,2}|cytochrome\s+p-?450\s+\d[a-z]\d{0,2}|p-?gp|p-glycoprotein|bcrp|oatp1b1(?:/1b3)?|ugt1a1)\)?(?:\s+(?:enzyme|transporter))?\s+(inhibitors?|inducers?|inhibition|induction)\b",
-    )
-    .expect("enzyme class pattern")
+/// The slots of the class pattern and what their spellings read as (`enzyme-classes.tsv`).
+struct Parts {
+    /// A strength, an enzyme and a role as labels write them ("potent CYP3A4 inhibition").
+    class: Regex,
+    /// Each strength and role spelling (anchored) and what it reads as, in file order.
+    strengths: Vec<(Regex, String)>,
+    roles: Vec<(Regex, String)>,
+    /// A written enzyme (lowercase, no spaces) → the one enzyme it is.
+    same_enzyme: HashMap<String, String>,
+    /// What the strengths read as, without repeats, in file order ("strong", "moderate", "weak").
+    strength_names: Vec<String>,
+}
+
+static PARTS: LazyLock<Parts> = LazyLock::new(|| {
+    let table = tables::ENZYME_CLASSES.rows();
+    let (part, pattern, reads_as) = (
+        table.column("part"),
+        table.column("pattern"),
+        table.column("reads_as"),
+    );
+    let rows = |name: &str| -> Vec<(String, String)> {
+        let rows = table.rows().iter().filter(|row| row.cell(part) == name);
+        rows.map(|row| (row.cell(pattern).to_owned(), row.cell(reads_as).to_owned()))
+            .collect()
+    };
+    let alternation = |rows: &[(String, String)]| -> String {
+        let patterns: Vec<&str> = rows.iter().map(|(p, _)| p.as_str()).collect();
+        patterns.join("|")
+    };
+    let anchored = |rows: Vec<(String, String)>| -> Vec<(Regex, String)> {
+        rows.into_iter()
+            .map(|(p, reads_as)| {
+                let whole = Regex::new(&format!("(?i)^(?:{p})$")).expect("enzyme spelling");
+                (whole, reads_as)
+            })
+            .collect()
+    };
+    let (strengths, enzymes, roles) = (rows("strength"), rows("enzyme"), rows("role"));
+    let (s, e, r) = (
+        alternation(&strengths),
+        alternation(&enzymes),
+        alternation(&roles),
+    );
+    let class = format!(
+        r"(?i)\b(?:({s})(?:\s*(?:,|or|and|/|to|and/or)\s*({s}))?\s+)?(?:cytochrome\s+p-?450\s+(?:\d[a-z]\d{{0,2}}\s+)?\(\s*)?({e})\)?(?:\s+(?:enzyme|transporter))?\s+({r})\b"
+    );
+    let mut strength_names: Vec<String> = Vec::new();
+    for (_, name) in &strengths {
+        if !strength_names.contains(name) {
+            strength_names.push(name.clone());
+        }
+    }
+    Parts {
+        class: Regex::new(&class).expect("enzyme class pattern"),
+        strengths: anchored(strengths),
+        roles: anchored(roles),
+        same_enzyme: rows("same-enzyme").into_iter().collect(),
+        strength_names,
+    }
 });
 static FOLLOWING_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*,?\s*(?:\(\s*(?:e\.g\.,?|eg,|such as|including)\s*([^()]{3,300})\)|(?:such as|including)\s+([^.;:()]{3,300}))")
@@ -34,20 +91,17 @@ pub struct EnzymeClass {
 
 /// Every enzyme or transporter class `text` names, in text order.
 pub fn enzyme_classes(text: &str) -> Vec<EnzymeClass> {
-    ENZYME_CLASS
+    PARTS
+        .class
         .captures_iter(text)
         .map(|caps| {
             let whole = caps.get(0).expect("match");
             let enzyme = canonical_enzyme(&caps[3]);
-            let role = if caps[4].to_lowercase().starts_with("induc") {
-                "inducers"
-            } else {
-                "inhibitors"
-            };
+            let role = reading(&PARTS.roles, &caps[4]);
             let strengths: Vec<&str> = [caps.get(1), caps.get(2)]
                 .into_iter()
                 .flatten()
-                .map(|m| canonical_strength(m.as_str()))
+                .map(|m| reading(&PARTS.strengths, m.as_str()))
                 .collect();
             let names = if strengths.is_empty() {
                 vec![format!("{enzyme} {role}")]
@@ -79,7 +133,7 @@ pub fn question_class_names(class: &EnzymeClass) -> Vec<String> {
     for name in &class.names {
         let bare = strip_strength(name);
         if name == bare {
-            for strength in ["strong", "moderate", "weak"] {
+            for strength in &PARTS.strength_names {
                 names.push(format!("{strength} {bare}"));
             }
         }
@@ -92,18 +146,20 @@ pub fn question_class_names(class: &EnzymeClass) -> Vec<String> {
 
 /// A class name without its leading strength ("strong cyp3a inhibitors" → "cyp3a inhibitors").
 pub fn strip_strength(name: &str) -> &str {
-    ["strong ", "moderate ", "weak "]
+    PARTS
+        .strength_names
         .iter()
-        .find_map(|s| name.strip_prefix(s))
+        .find_map(|s| name.strip_prefix(s.as_str())?.strip_prefix(' '))
         .unwrap_or(name)
 }
 
-fn canonical_strength(word: &str) -> &'static str {
-    match word.to_lowercase().as_str() {
-        "weak" => "weak",
-        "moderate" => "moderate",
-        _ => "strong",
-    }
+/// What a matched strength or role reads as: the reading of the first spelling it is.
+fn reading<'a>(spellings: &'a [(Regex, String)], written: &str) -> &'a str {
+    spellings
+        .iter()
+        .find(|(spelling, _)| spelling.is_match(written))
+        .map(|(_, reads_as)| reads_as.as_str())
+        .expect("a matched slot is one of its spellings")
 }
 
 fn canonical_enzyme(word: &str) -> String {
@@ -116,11 +172,7 @@ fn canonical_enzyme(word: &str) -> String {
         .replace("cyp-", "cyp")
         .replace("cytochromep-450", "cyp")
         .replace("cytochromep450", "cyp");
-    match lower.as_str() {
-        "cyp3a4" | "cyp3a5" => "cyp3a".to_owned(),
-        "pgp" | "p-gp" | "p-glycoprotein" => "p-gp".to_owned(),
-        _ => lower,
-    }
+    PARTS.same_enzyme.get(&lower).cloned().unwrap_or(lower)
 }
 
 #[cfg(test)]

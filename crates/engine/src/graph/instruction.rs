@@ -3,7 +3,7 @@
 //! dose, monitor. Read from the sentences that name the partner (by any of its names), from the
 //! "Intervention:" of the interaction-table row that names it, and from the sentences that name
 //! the group a list puts it in ("other serotonergic drugs (including … tramadol …)"). Pure text
-//! work.
+//! work; the wording is `instruction-cues.tsv` and `list-words.tsv`.
 
 use std::sync::LazyLock;
 
@@ -11,7 +11,10 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::enzymes::{enzyme_classes, strip_strength};
+use super::names::list_words;
 use super::relations::sentences;
+use super::wording::group;
+use crate::tables::graph as tables;
 use drugcite_core::text::{occurrences, WordEdge};
 
 /// What a label tells the reader to do about an interaction, strongest first.
@@ -27,41 +30,45 @@ pub enum Instruction {
     Monitor,
 }
 
+/// Each instruction with its pattern (`instruction-cues.tsv`), strongest first.
 static INSTRUCTIONS: LazyLock<Vec<(Regex, Instruction)>> = LazyLock::new(|| {
-    let rule = |pattern: &str, instruction| {
+    [
+        ("contraindicated", Instruction::Contraindicated),
+        ("avoid", Instruction::Avoid),
+        ("withhold", Instruction::Withhold),
+        ("adjust_dose", Instruction::AdjustDose),
+        ("monitor", Instruction::Monitor),
+    ]
+    .into_iter()
+    .map(|(name, instruction)| {
+        let pattern = format!(r"(?i)\b(?:{})", cues(name));
         (
-            Regex::new(&format!(r"(?i)\b(?:{pattern})")).expect("instruction pattern"),
+            Regex::new(&pattern).expect("instruction pattern"),
             instruction,
         )
-    };
-    vec![
-        rule(r"contraindicat", Instruction::Contraindicated),
-        rule(
-            r"avoid|do not (?:use|take|coadminister|administer|combine)|should not be (?:used|taken|given|coadministered|administered)|not recommended",
-            Instruction::Avoid,
-        ),
-        rule(
-            r"stop|discontinue\b|discontinued? (?:at|before|prior)|withh[oe]ld|suspend\b|temporarily (?:hold|interrupt)|interrupt",
-            Instruction::Withhold,
-        ),
-        rule(
-            r"(?:reduce|decrease|adjust|lower|increase|limit)\w* (?:the )?(?:\w+ )?dos|dose (?:reduction|adjustment|modification)|do not exceed|not to exceed",
-            Instruction::AdjustDose,
-        ),
-        rule(
-            r"monitor|observe|measure|check|inform patients|advise patients|counsel|be (?:made )?aware",
-            Instruction::Monitor,
-        ),
-    ]
+    })
+    .collect()
 });
 
 /// A stop instruction that only applies when something happens ("discontinue … if serotonin
 /// syndrome occurs"), or that is only to be weighed ("consider discontinuation"), is what to do
 /// when monitoring finds it, not an instruction to withhold.
 static CONDITIONAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:if|should|when)\b[^.;]*\b(?:occurs?|develops?|appears?|suspected|experiences?)\b|\bconsider\b")
-        .expect("conditional pattern")
+    let (opener, event) = (cues("conditional-if"), cues("conditional-event"));
+    let weigh = cues("conditional-weigh");
+    let pattern = format!(r"(?i)\b(?:{opener})\b[^.;]*\b(?:{event})\b|\b(?:{weigh})\b");
+    Regex::new(&pattern).expect("conditional pattern")
 });
+
+/// The words before a group's noun that are not part of its name ("other"), and the group
+/// names too general to be one ("drugs"): `list-words.tsv`.
+static GROUP_FILLERS: LazyLock<Vec<String>> = LazyLock::new(|| list_words("group-filler"));
+static GENERIC_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| list_words("generic-group"));
+
+/// The alternatives of a group of `instruction-cues.tsv`, as one regex alternation.
+fn cues(name: &str) -> String {
+    group(&tables::INSTRUCTION_CUES, "group", name, "pattern").join("|")
+}
 
 /// A bracketed pointer to another section: "[see Contraindications (4)]", "(see Warnings)".
 static CROSS_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
@@ -194,11 +201,15 @@ fn group_before(before: &str) -> Option<String> {
         .as_str()
         .trim()
         .to_owned();
-    let words: Vec<&str> = opening.split(' ').filter(|w| *w != "other").collect();
-    let generic = matches!(
-        words.as_slice(),
-        [] | ["drugs" | "agents" | "medications" | "medicines" | "products"]
-    );
+    let words: Vec<&str> = opening
+        .split(' ')
+        .filter(|w| !GROUP_FILLERS.iter().any(|filler| filler == w))
+        .collect();
+    let generic = match words.as_slice() {
+        [] => true,
+        [word] => GENERIC_GROUPS.iter().any(|g| g == word),
+        _ => false,
+    };
     (!generic).then(|| words.join(" "))
 }
 

@@ -17,6 +17,7 @@ pub mod query;
 pub mod reason;
 pub mod relations;
 pub mod severity;
+pub(crate) mod wording;
 
 use std::path::Path;
 

@@ -2,93 +2,29 @@
 //! ("pimozide", "ketoconazole"): recognised by general means only — members of "(e.g., …)" and
 //! "such as …" lists after a drug, class or enzyme word, the row names of PLR interaction
 //! tables ("Pimozide Clinical Impact: …"), words carrying a USAN stem, and the generics of the
-//! curated brands and class members. Pure text work; no vocabulary of the index.
+//! curated brands and class members. Pure text work; no vocabulary of the index. The words are
+//! `usan-stems.tsv` and `list-words.tsv`.
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// USAN stems (suffixes) that mark a drug name (USAN Council, "Stems"); only the specific ones,
+use super::wording::{count, group};
+use crate::tables::graph as tables;
+
+/// USAN stems (suffixes) that mark a drug name (`usan-stems.tsv`); only the specific ones,
 /// never those a common English word ends with.
-const USAN_STEMS: &[&str] = &[
-    "conazole",
-    "prazole",
-    "mycin",
-    "micin",
-    "cillin",
-    "floxacin",
-    "cycline",
-    "vastatin",
-    "pril",
-    "sartan",
-    "olol",
-    "dipine",
-    "pamil",
-    "navir",
-    "previr",
-    "buvir",
-    "asvir",
-    "triptan",
-    "afil",
-    "tidine",
-    "setron",
-    "lukast",
-    "gliptin",
-    "glitazone",
-    "gliflozin",
-    "xaban",
-    "gatran",
-    "parin",
-    "azepam",
-    "zolam",
-    "barbital",
-    "caine",
-    "profen",
-    "coxib",
-    "tinib",
-    "ciclib",
-    "rafenib",
-    "umab",
-    "ximab",
-    "zumab",
-    "oxetine",
-    "triptyline",
-    "pramine",
-    "peridol",
-    "apine",
-    "azosin",
-    "terol",
-    "fibrate",
-    "thiazide",
-    "semide",
-    "dronate",
-    "parib",
-    "tegravir",
-    "ampin",
-    "azodone",
-    "etine",
-    "oxacin",
-    "thromycin",
-    "azoline",
-    "fentanil",
-    "morphone",
-    "codone",
-    "gabalin",
-    "tiapine",
-    "piprazole",
-    "vudine",
-    "ciclovir",
-    "amivir",
-];
+static USAN_STEMS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let table = tables::USAN_STEMS.rows();
+    table.values("stem").map(str::to_owned).collect()
+});
 /// Shortest name a stem may mark (so "apine" alone is no drug).
-const MIN_STEM_NAME: usize = 7;
-/// Words of a list's context that say its members are drugs.
+static MIN_STEM_NAME: LazyLock<usize> = LazyLock::new(|| count("min_stem_name"));
+/// Words of a list's context that say its members are drugs (`list-words.tsv`, list-head).
 static DRUG_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:inhibitors?|inducers?|substrates?|drugs?|agents?|medications?|medicines?|antibiotics?|antifungals?|antiarrhythmics?|antidepressants?|antipsychotics?|anticoagulants?|opioids?|products?|blockers?|antagonists?|agonists?|nsaids?|statins?|contrast)\s*$",
-    )
-    .expect("drug context pattern")
+    let heads = list_words("list-head").join("|");
+    Regex::new(&format!(r"(?i)\b(?:{heads})\s*$")).expect("drug context pattern")
 });
 /// A list introduced by "e.g.", "such as" or "including", up to its closing bracket or the
 /// end of the clause.
@@ -103,57 +39,18 @@ static TABLE_ROW: LazyLock<Regex> = LazyLock::new(|| {
         .expect("table row pattern")
 });
 /// Most words of a list item ("St. John's Wort", "strong CYP3A4 inhibitors").
-const MAX_ITEM_WORDS: usize = 3;
+static MAX_ITEM_WORDS: LazyLock<usize> = LazyLock::new(|| count("max_item_words"));
+/// Fewest letters of a listed name.
+static MIN_NAME_LETTERS: LazyLock<usize> = LazyLock::new(|| count("min_name_letters"));
 /// Words of a list item that are no drug name.
-const NOT_NAMES: &[&str] = &[
-    "and",
-    "or",
-    "other",
-    "others",
-    "with",
-    "the",
-    "certain",
-    "some",
-    "drugs",
-    "agents",
-    "inhibitors",
-    "inducers",
-    "strong",
-    "moderate",
-    "weak",
-    "potent",
-    "high",
-    "dose",
-    "doses",
-    "combination",
-    "alone",
-    "products",
-    "patients",
-    "concomitant",
-    "use",
-    "therapy",
-    "oral",
-    "systemic",
-    "topical",
-    "intravenous",
-    "injection",
-    "tablets",
-    "medications",
-    "containing",
-    "assay",
-    "control",
-    "effect",
-    "juice",
-    "protein",
-    "cholesterol",
-    "alcohol",
-    "placebo",
-];
+static NOT_NAMES: LazyLock<Vec<String>> = LazyLock::new(|| list_words("not-name"));
 /// Endings of English words no drug name has (a USAN stem still wins).
-const ENGLISH_ENDINGS: &[&str] = &[
-    "tion", "sion", "ment", "ness", "ity", "ance", "ence", "al", "ive", "ed", "ly", "ing", "er",
-    "or", "ic",
-];
+static ENGLISH_ENDINGS: LazyLock<Vec<String>> = LazyLock::new(|| list_words("english-ending"));
+
+/// The words of a role of `list-words.tsv`, in file order.
+pub(super) fn list_words(role: &str) -> Vec<String> {
+    group(&tables::LIST_WORDS, "role", role, "word")
+}
 
 /// One-word drug names a list in `text` gives as examples of drugs, in text order.
 pub fn listed_names(text: &str) -> Vec<String> {
@@ -184,7 +81,7 @@ pub fn list_items(list: &str) -> Vec<String> {
     list.split([',', '/'])
         .flat_map(|item| item.split(" and ").flat_map(|i| i.split(" or ")))
         .map(|item| item.split_whitespace().collect::<Vec<&str>>())
-        .take_while(|words| words.len() <= MAX_ITEM_WORDS)
+        .take_while(|words| words.len() <= *MAX_ITEM_WORDS)
         .filter_map(|words| match words.as_slice() {
             [word] => name_word(word),
             _ => None,
@@ -193,27 +90,29 @@ pub fn list_items(list: &str) -> Vec<String> {
 }
 
 /// `word` as a lowercase drug name if it can be one: letters (and inner hyphens) only, at least
-/// five of them, not a list's filler word.
+/// `min_name_letters` of them, not a list's filler word.
 fn name_word(word: &str) -> Option<String> {
     let word = word
         .trim_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase();
     let letters = word.chars().all(|c| c.is_ascii_lowercase());
-    let english = ENGLISH_ENDINGS.iter().any(|e| word.ends_with(e)) && !has_usan_stem(&word);
-    (letters && word.len() >= 5 && !english && !NOT_NAMES.contains(&word.as_str())).then_some(word)
+    let english =
+        ENGLISH_ENDINGS.iter().any(|e| word.ends_with(e.as_str())) && !has_usan_stem(&word);
+    let long = word.len() >= *MIN_NAME_LETTERS;
+    (letters && long && !english && !NOT_NAMES.contains(&word)).then_some(word)
 }
 
 /// Words of `text` carrying a USAN stem, lowercase, in text order.
 pub fn stem_names(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.len() >= MIN_STEM_NAME)
+        .filter(|w| w.len() >= *MIN_STEM_NAME)
         .filter_map(name_word)
         .filter(|w| has_usan_stem(w))
         .collect()
 }
 
 pub fn has_usan_stem(word: &str) -> bool {
-    USAN_STEMS.iter().any(|stem| word.ends_with(stem))
+    USAN_STEMS.iter().any(|stem| word.ends_with(stem.as_str()))
 }
 
 /// The generic names the curated tables know (brands' generics, classes' members).

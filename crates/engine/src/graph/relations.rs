@@ -7,7 +7,9 @@
 //! pimozide because of the risk of QT prolongation": pimozide, not QT prolongation). Pure text
 //! work; the graph is assembled elsewhere.
 
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use regex::Regex;
 
@@ -15,9 +17,11 @@ use super::cues::Cues;
 use super::enzymes::enzyme_classes;
 use super::model::{RelationType, Severity};
 use super::severity::{is_negated, severity, window};
+use super::wording::{contains_any, label_cues};
 use crate::conditions::{Matcher, Purpose, SectionGroup};
+use crate::tables::graph as tables;
 use crate::understand::populations::populations;
-use drugcite_core::text::{contains_any_word, occurrences, WordEdge};
+use drugcite_core::text::{occurrences, WordEdge};
 
 mod drugs;
 #[cfg(test)]
@@ -27,65 +31,58 @@ use drugs::drug_targets;
 pub use drugs::Drugs;
 
 /// In a contraindication, what follows one of these is the reason given, not a target.
-static REASON: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-    Regex::new(r"\b(?:because|due to|owing to|since|as (?:this|it|these|they) (?:may|can|could)|(?:may|can|could|might) (?:cause|result|lead|increase|prolong)|resulting in|leading to|increases? the risk|increased risk|(?:the )?risk of)\b")
-        .expect("reason pattern")
+static REASON: LazyLock<Regex> = LazyLock::new(|| {
+    let alternatives = label_cues("reason", "regex").join("|");
+    Regex::new(&format!(r"\b(?:{alternatives})\b")).expect("reason pattern")
 });
-
 /// A contraindications sentence with one of these states a caution, i.e. a warning.
-const HEDGES: &[&str] = &[
-    "not recommended",
-    "not advised",
-    "use with caution",
-    "used with caution",
-    "caution",
-    "consider",
-    "weigh",
-];
+static HEDGES: LazyLock<Vec<String>> = LazyLock::new(|| label_cues("hedge", "phrase"));
 /// In an indications sentence, what follows one of these is a limitation of use, not an
 /// indication ("Limitations of Use: Not recommended … in patients with type 1 diabetes"): the
 /// statement PLR-format labels carry under that heading (21 CFR 201.57(c)(2)(i)).
-const LIMITATIONS_OF_USE: &[&str] = &[
-    "limitations of use",
-    "not recommended",
-    "not indicated",
-    "should not be used",
-    "not been studied",
-    "not been established",
-];
+static LIMITATIONS_OF_USE: LazyLock<Vec<String>> =
+    LazyLock::new(|| label_cues("limitation-of-use", "phrase"));
 /// An interactions sentence with one of these reports the absence of an interaction.
-const NO_INTERACTION: &[&str] = &[
-    "no clinically",
-    "no significant",
-    "no effect",
-    "no dose adjustment",
-    "not affect",
-    "did not",
-    "does not",
-    "no interaction",
-    "no pharmacokinetic",
-    "not expected",
-    "unlikely",
-];
-
+static NO_INTERACTION: LazyLock<Vec<String>> =
+    LazyLock::new(|| label_cues("no-interaction", "phrase"));
 /// A warnings sentence with one of these speaks of using the drug with others: the drugs it
 /// names ("concomitant use of other serotonergic drugs (including … tramadol …)") are
 /// interactions, stated at the warning's level.
-const CONCOMITANT: &[&str] = &[
-    "concomitant",
-    "concomitantly",
-    "coadministration",
-    "co-administration",
-    "coadministered",
-    "co-administered",
-    "combined with",
-    "in combination with",
-    "together with",
-];
-
+static CONCOMITANT: LazyLock<Vec<String>> = LazyLock::new(|| label_cues("concomitant", "phrase"));
 /// Words the vocabularies list as conditions that only qualify another ("fatal"); they set
 /// severity, never a relationship's target.
-const OUTCOME_WORDS: &[&str] = &["fatal", "death", "deaths", "died", "mortality", "fatality"];
+static OUTCOME_WORDS: LazyLock<Vec<String>> = LazyLock::new(|| label_cues("outcome", "term"));
+/// A sentence that says so states no contraindication.
+static NOT_CONTRAINDICATED: LazyLock<Vec<String>> =
+    LazyLock::new(|| label_cues("not-contraindicated", "substring"));
+/// Section key → the relation its statements have (`section-relations.tsv`).
+static SECTION_RELATIONS: LazyLock<HashMap<String, RelationType>> = LazyLock::new(|| {
+    let table = tables::SECTION_RELATIONS.rows();
+    let (section, relation) = (table.column("section"), table.column("relation"));
+    table
+        .rows()
+        .iter()
+        .map(|row| {
+            let kind = RelationType::ALL
+                .into_iter()
+                .find(|kind| kind.as_str() == row.cell(relation));
+            let kind = kind.unwrap_or_else(|| {
+                panic!(
+                    "{}:{}: no such relation",
+                    tables::SECTION_RELATIONS.file,
+                    row.line()
+                )
+            });
+            (row.cell(section).to_owned(), kind)
+        })
+        .collect()
+});
+/// Words whose full stop does not end a sentence (`sentence-abbreviations.tsv`).
+static ABBREVIATIONS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let table = tables::SENTENCE_ABBREVIATIONS.rows();
+    table.values("abbreviation").map(str::to_owned).collect()
+});
+
 /// What a segment's relation points at.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Target {
@@ -121,18 +118,7 @@ pub struct Statement {
 
 /// The relation a section states, if any.
 pub fn relation_of_section(section_key: &str) -> Option<RelationType> {
-    match section_key {
-        "contraindications" | "do_not_use" => Some(RelationType::Contraindication),
-        "boxed_warning"
-        | "warnings_and_cautions"
-        | "warnings"
-        | "precautions"
-        | "general_precautions" => Some(RelationType::Warning),
-        "adverse_reactions" => Some(RelationType::AdverseReaction),
-        "indications_and_usage" => Some(RelationType::Indication),
-        "drug_interactions" => Some(RelationType::Interaction),
-        _ => None,
-    }
+    SECTION_RELATIONS.get(section_key).copied()
 }
 
 /// Everything `text` (a segment of section `section_key`) states, in text order.
@@ -152,12 +138,15 @@ pub fn statements(
         let sentence_text = &text[sentence];
         let lower = sentence_text.to_lowercase();
         let kind = match section_kind {
-            RelationType::Contraindication if contains_any_word(&lower, HEDGES) => {
+            RelationType::Contraindication if contains_any(&lower, &HEDGES) => {
                 RelationType::Warning
             }
             other => other,
         };
-        if lower.contains("not contraindicated") {
+        if NOT_CONTRAINDICATED
+            .iter()
+            .any(|cue| lower.contains(cue.as_str()))
+        {
             continue;
         }
         let reason_at = match kind {
@@ -189,13 +178,13 @@ pub fn statements(
             }
         }
         let concomitant =
-            section_kind == RelationType::Warning && contains_any_word(&lower, CONCOMITANT);
+            section_kind == RelationType::Warning && contains_any(&lower, &CONCOMITANT);
         let names_drugs = concomitant
             || matches!(
                 section_kind,
                 RelationType::Interaction | RelationType::Contraindication
             );
-        if names_drugs && !contains_any_word(&lower, NO_INTERACTION) {
+        if names_drugs && !contains_any(&lower, &NO_INTERACTION) {
             let drug_kind = if concomitant {
                 RelationType::Interaction
             } else {
@@ -267,7 +256,7 @@ fn conditions(
         .find(sentence, purpose)
         .into_iter()
         .filter(|m| !is_negated(sentence, m.span.clone(), Cues::learned()))
-        .filter(|m| !OUTCOME_WORDS.contains(&m.key.as_str()))
+        .filter(|m| !OUTCOME_WORDS.contains(&m.key))
         .map(|m| {
             let around = window(sentence, m.span.clone(), Cues::learned().severity_reach);
             let target = Target::Condition {
@@ -310,5 +299,7 @@ fn abbreviation_before(before: &str) -> bool {
         .rsplit(|c: char| c.is_whitespace() || c == '(')
         .next()
         .unwrap_or_default();
-    matches!(word, "St" | "e.g" | "i.e" | "vs" | "approx" | "E.g" | "I.e")
+    ABBREVIATIONS
+        .iter()
+        .any(|abbreviation| abbreviation == word)
 }

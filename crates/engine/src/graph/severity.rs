@@ -1,6 +1,7 @@
 //! Severity and negation of one statement, read from the words of its sentence: the curated
-//! words below plus the cues learned from the fit part of the brat annotations (`cues.rs`).
-//! Text rules only; the brat agreement that measures them is `agreement.rs`.
+//! words of `severity-words.tsv`, `negation-cues.tsv` and `label-cues.tsv` (group avoid) plus
+//! the cues learned from the fit part of the brat annotations (`cues.rs`). Text rules only; the
+//! brat agreement that measures them is the lab's.
 //!
 //! The rules, most severe first (a relationship's severity is the highest of its statements):
 //! - life_threatening: the sentence says fatal, death(s), died, lethal, mortality or
@@ -15,52 +16,50 @@
 //! A learned cue (e.g. "grade 3" → serious) counts like the curated words of its grade.
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use super::cues::Cues;
 use super::model::{RelationType, Severity};
-use drugcite_core::text::{contains_any_word, hyphenated_words};
+use super::wording::{contains_any, group, label_cues};
+use crate::tables::graph as tables;
+use drugcite_core::text::hyphenated_words;
 
-const LIFE_THREATENING: &[&str] = &[
-    "fatal",
-    "fatalities",
-    "death",
-    "deaths",
-    "died",
-    "lethal",
-    "mortality",
-    "life-threatening",
-    "life threatening",
-];
-const SERIOUS: &[&str] = &[
-    "serious",
-    "severe",
-    "hospitalization",
-    "hospitalisation",
-    "hospitalized",
-    "permanent",
-    "irreversible",
-    "disabling",
-    "emergency",
-];
-const MILD: &[&str] = &["mild", "transient", "minor"];
-/// Words before a condition that deny it ("no", "without"); "not" counts unless it is an
-/// instruction ("do not use") or a hedge ("not recommended").
-const NEGATIONS: &[&str] = &[
-    "no", "without", "absence", "neither", "nor", "denied", "never",
-];
-const INSTRUCTING: &[&str] = &["do", "does", "should", "must", "may", "can", "could", "did"];
-const HEDGED_BY_NOT: &[&str] = &["recommended", "advised", "established", "known"];
-/// After a condition, these deny it ("… was not observed").
-const DENIED_AFTER: &[&str] = &[
-    "not been reported",
-    "not reported",
-    "not observed",
-    "not been observed",
-    "not seen",
-    "not occur",
-    "no evidence",
-];
-const AVOID: &[&str] = &["avoid", "contraindicated", "do not"];
+/// The severity words of each grade, most severe first (`severity-words.tsv`).
+static GRADES: LazyLock<Vec<(Severity, Vec<String>)>> = LazyLock::new(|| {
+    [
+        (Severity::LifeThreatening, "life_threatening"),
+        (Severity::Serious, "serious"),
+        (Severity::Moderate, "moderate"),
+        (Severity::Mild, "mild"),
+    ]
+    .into_iter()
+    .map(|(grade, name)| (grade, group(&tables::SEVERITY_WORDS, "grade", name, "word")))
+    .collect()
+});
+/// Words before a condition that deny it ("no", "without"); the negator ("not") counts unless
+/// it is an instruction ("do not use") or a hedge ("not recommended"). `negation-cues.tsv`.
+static NEGATIONS: LazyLock<Negations> = LazyLock::new(|| {
+    let role = |name| group(&tables::NEGATION_CUES, "role", name, "cue");
+    Negations {
+        before: role("before"),
+        not: role("not"),
+        instructing: role("instructing"),
+        hedged_by_not: role("hedged-by-not"),
+        after: role("after"),
+    }
+});
+/// An interaction the label says to avoid is serious.
+static AVOID: LazyLock<Vec<String>> = LazyLock::new(|| label_cues("avoid", "phrase"));
+
+/// The roles of `negation-cues.tsv`.
+struct Negations {
+    before: Vec<String>,
+    not: Vec<String>,
+    instructing: Vec<String>,
+    hedged_by_not: Vec<String>,
+    /// After a condition, these deny it ("… was not observed").
+    after: Vec<String>,
+}
 
 /// The severity of a statement of relation `kind` (in a boxed warning or not) whose nearby
 /// words are `words`: what the words state, raised by what the section implies.
@@ -71,7 +70,7 @@ pub fn severity(kind: RelationType, boxed: bool, words: &str) -> Option<Severity
     let stated = stated(words, Cues::learned());
     let serious_by_kind = boxed
         || kind == RelationType::Contraindication
-        || (kind == RelationType::Interaction && contains_any_word(words, AVOID));
+        || (kind == RelationType::Interaction && contains_any(words, &AVOID));
     match stated {
         Some(Severity::LifeThreatening) => stated,
         _ if serious_by_kind => Some(Severity::Serious),
@@ -85,14 +84,8 @@ pub fn severity(kind: RelationType, boxed: bool, words: &str) -> Option<Severity
 
 /// The severity the words of `text` (lowercase) state, by the curated words and `learned`.
 pub fn stated(text: &str, learned: &Cues) -> Option<Severity> {
-    let grades = [
-        (Severity::LifeThreatening, LIFE_THREATENING),
-        (Severity::Serious, SERIOUS),
-        (Severity::Moderate, &["moderate"][..]),
-        (Severity::Mild, MILD),
-    ];
-    grades.into_iter().find_map(|(grade, words)| {
-        (contains_any_word(text, words) || learned.states(text, grade)).then_some(grade)
+    GRADES.iter().find_map(|(grade, words)| {
+        (contains_any(text, words) || learned.states(text, *grade)).then_some(*grade)
     })
 }
 
@@ -126,21 +119,22 @@ pub fn is_negated(sentence: &str, span: Range<usize>, learned: &Cues) -> bool {
         .map(str::to_lowercase)
         .collect();
     let window = before.len().saturating_sub(learned.negation_reach);
+    let negations = &*NEGATIONS;
     let negated_before = (window..before.len()).any(|at| {
-        let word = before[at].as_str();
-        if NEGATIONS.contains(&word) {
+        let word = &before[at];
+        if negations.before.contains(word) {
             return true;
         }
-        let instruction = at > 0 && INSTRUCTING.contains(&before[at - 1].as_str());
+        let instruction = at > 0 && negations.instructing.contains(&before[at - 1]);
         let hedge = before
             .get(at + 1)
-            .is_some_and(|next| HEDGED_BY_NOT.contains(&next.as_str()));
-        word == "not" && !instruction && !hedge
+            .is_some_and(|next| negations.hedged_by_not.contains(next));
+        negations.not.contains(word) && !instruction && !hedge
     });
     let reach = before[window..].join(" ");
     let after = sentence[span.end..].to_lowercase();
     negated_before
         || learned.denies_before(&reach)
-        || contains_any_word(&after, DENIED_AFTER)
+        || contains_any(&after, &negations.after)
         || learned.denies_after(&after)
 }

@@ -4,17 +4,22 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use super::service::GraphService;
 use crate::error::EngineError;
 use crate::graph::reason::Found;
+use crate::graph::wording;
 use crate::graph::RelationType;
 use crate::verify::Verification;
 use drugcite_core::domain::Fingerprint;
 use drugcite_core::text::{occurrences, WordEdge};
 
 /// How far after "most common" a listed reaction still counts as listed by it (bytes).
-const LIST_REACH: usize = 600;
+static LIST_REACH: LazyLock<usize> = LazyLock::new(|| wording::count("list_reach"));
+/// The words that open a label's most common reactions (`label-cues.tsv`).
+static LIST_OPENINGS: LazyLock<Vec<String>> =
+    LazyLock::new(|| wording::label_cues("most-common-list", "substring"));
 
 impl GraphService {
     /// Reorders `found` (adverse reactions first) by where the label's "most common" lists
@@ -62,12 +67,12 @@ impl GraphService {
             return Ok(None);
         };
         let lower = segment.text.to_lowercase();
-        let start = ["most common", "most frequent"]
+        let start = LIST_OPENINGS
             .iter()
-            .filter_map(|cue| lower.find(cue))
+            .filter_map(|cue| lower.find(cue.as_str()))
             .min();
         Ok(start.map(|at| {
-            let mut end = (at + LIST_REACH).min(lower.len());
+            let mut end = (at + *LIST_REACH).min(lower.len());
             while !lower.is_char_boundary(end) {
                 end += 1;
             }

@@ -22,7 +22,8 @@ pub struct Drugs<'a> {
 
 /// Most ingredients a product may list for its name to stand for one of them (homeopathic
 /// mixtures list dozens, "serotonin" among them).
-const MAX_INGREDIENTS: usize = 3;
+static MAX_INGREDIENTS: LazyLock<usize> =
+    LazyLock::new(|| crate::graph::wording::count("max_ingredients"));
 
 /// The drugs, classes, enzyme classes and unlabelled drugs a sentence names.
 pub(super) fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
@@ -105,7 +106,7 @@ impl<'a> Drugs<'a> {
         }
         let ingredient = labels.iter().any(|l| {
             let parts = name_parts(&meta(l).drug.name);
-            parts.len() <= MAX_INGREDIENTS && parts.iter().any(|p| first_word(p) == word)
+            parts.len() <= *MAX_INGREDIENTS && parts.iter().any(|p| first_word(p) == word)
         });
         if ingredient {
             return Some(Target::Ingredient(word.to_owned()));
