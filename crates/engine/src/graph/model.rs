@@ -8,6 +8,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use drugcite_core::domain::Fingerprint;
+/// The relationship types, a domain value the question reader shares (`understand`).
+pub use drugcite_core::domain::RelationType;
 use drugcite_store::encoded;
 
 pub const GRAPH_FILE: &str = "graph.bin";
@@ -105,40 +107,6 @@ impl Node {
             kind: NodeKind::Condition,
             name: name.to_owned(),
             unlabelled: false,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RelationType {
-    Contraindication,
-    Warning,
-    AdverseReaction,
-    Indication,
-    Interaction,
-    /// Drug → the class it belongs to (no evidence: from openFDA and graph/drug-classes.tsv).
-    MemberOf,
-}
-
-impl RelationType {
-    pub const ALL: [RelationType; 6] = [
-        Self::Contraindication,
-        Self::Warning,
-        Self::AdverseReaction,
-        Self::Indication,
-        Self::Interaction,
-        Self::MemberOf,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Contraindication => "contraindication",
-            Self::Warning => "warning",
-            Self::AdverseReaction => "adverse_reaction",
-            Self::Indication => "indication",
-            Self::Interaction => "interaction",
-            Self::MemberOf => "member_of",
         }
     }
 }

@@ -1,14 +1,13 @@
-//! Graph question understanding without a language model: the drugs (generic or brand names),
-//! classes and conditions (with curated synonyms) a question names, the relations it asks
-//! about and which condition each relation word governs, whether it asks "which drugs", for
-//! boxed warnings only, or for what several drugs share. Each drug, class and condition is
-//! kept once, and at most `MAX_NAMED` of each, so a long question costs no more to answer
-//! than a short one. Also: drugs without a label (graph nodes known from other labels' text),
-//! enzyme classes ("strong CYP3A4 inhibitors"), populations ("in pregnancy") as conditions,
-//! and the question's form (yes/no, common side effects). Pure: no traversal here.
+//! A graph question as graph nodes: the question's reading (`understand::Reading`: its drugs
+//! and classes, relation words, "which drugs", boxed warnings only, shared, form) mapped onto
+//! the graph — drugs and classes as nodes, conditions (with curated synonyms) as the phrases
+//! that count as them with the relations their nearest relation word asks, populations ("in
+//! pregnancy") as population nodes, drugs without a label (graph nodes known from other labels'
+//! text) and enzyme classes ("strong CYP3A4 inhibitors") as class nodes. Each drug, class and
+//! condition is kept once, and at most `MAX_NAMED` of each, so a long question costs no more to
+//! answer than a short one. Reads no word table of its own; pure: no traversal here.
 
 use std::ops::Range;
-
 use std::sync::Arc;
 
 use crate::conditions::{Matcher, Purpose};
@@ -20,17 +19,13 @@ use crate::graph::model::{Node, RelationType};
 use crate::graph::query::{GraphQuestion, NamedCondition, NamedDrug, MAX_NAMED};
 use crate::graph::relations::{Drugs, Target};
 use crate::graph::Reasoner;
-use crate::understand::form::{question_form, QuestionForm};
+use crate::understand::form::QuestionForm;
 use crate::understand::populations::{covered_names, populations};
-use crate::understand::{DrugMention, DrugVocabulary};
-use drugcite_core::label::LabelMeta;
-use drugcite_core::text::{key_of, words, Word};
-
-mod wording;
-use wording::{
-    asks_boxed_only, asks_shared, asks_which, example_connectors, governing_relations,
-    intent_spans, is_filler, phrase_spans, unrecognized, word_at,
+use crate::understand::{
+    default_relations, example_connector, is_filler, DrugMention, DrugVocabulary, Reading, Unasked,
 };
+use drugcite_core::label::LabelMeta;
+use drugcite_core::text::{key_of, occurrences, words, Word, WordEdge};
 
 /// `question` read against the graph of `reasoner`, the drug vocabulary of the live index and
 /// its labels.
@@ -62,47 +57,54 @@ pub struct Understander<'a> {
 
 impl Understander<'_> {
     pub fn understand(&self, question: &str) -> GraphQuestion {
-        let (lower, read_as) = self.drugs.vocabulary().respelled(&question.to_lowercase());
-        let intents = intent_spans(&lower);
-        let mut covered: Vec<Range<usize>> = intents.iter().map(|(span, _)| span.clone()).collect();
-        let mentions = self.drugs.vocabulary().understand(&lower);
-        let connectors = example_connectors(&lower, &mentions.drugs);
+        let reading = self.drugs.vocabulary().read(question);
+        let lower = reading.text.as_str();
+        let mut covered: Vec<Range<usize>> = reading
+            .relation_cues
+            .iter()
+            .map(|c| c.span.clone())
+            .collect();
+        // A drug named as an example of the class before it ("MAO inhibitors (e.g.,
+        // selegiline)") asks about the class, not about a second partner.
+        let enzyme_ends = enzyme_classes(lower).into_iter().map(|c| c.span.end);
+        let connectors: Vec<Range<usize>> = enzyme_ends
+            .filter_map(|end| example_connector(lower, end))
+            .chain(reading.example_connectors.iter().cloned())
+            .collect();
         let examples: Vec<usize> = connectors.iter().map(|c| c.end).collect();
         covered.extend(
             connectors
                 .iter()
-                .map(|c| c.start..word_at(&lower, c.end).end),
+                .map(|c| c.start..word_at(lower, c.end).end),
         );
-        let mut drugs = self.named_drugs(&lower, mentions.drugs, &examples, &mut covered);
-        drugs.extend(enzyme_drugs(&lower, &mut covered));
+        let mentions = &reading.understanding;
+        let mut drugs = self.named_drugs(lower, &mentions.drugs, &examples, &mut covered);
+        drugs.extend(enzyme_drugs(lower, &mut covered));
         let unlabelled =
-            self.unlabelled(&lower, mentions.unlabelled_drugs, &examples, &mut covered);
+            self.unlabelled(lower, &mentions.unlabelled_drugs, &examples, &mut covered);
         drugs.extend(unlabelled.iter().map(|name| NamedDrug {
             nodes: vec![Node::unlabelled_drug(name)],
             is_class: false,
         }));
         drugs.truncate(MAX_NAMED);
-        let mut conditions = self.named_populations(&lower, &intents, &mut covered);
-        conditions.extend(self.named_conditions(&lower, &intents, &mut covered));
+        let mut conditions = self.named_populations(&reading, &mut covered);
+        conditions.extend(self.named_conditions(&reading, &mut covered));
         conditions.truncate(MAX_NAMED);
         let guessed_class = self
-            .classes_by_head(&lower, &mut covered)
+            .classes_by_head(lower, &mut covered)
             .filter(|_| drugs.len() < MAX_NAMED)
             .map(|(class, words)| {
                 drugs.push(class);
                 words
             });
-        let mut relation_types = Vec::new();
-        for kind in intents.iter().flat_map(|(_, kinds)| kinds.iter()) {
-            if !relation_types.contains(kind) {
-                relation_types.push(*kind);
-            }
-        }
-        let form = question_form(question);
+        let mut relation_types = reading.relation_types();
+        let form = reading.form;
         let two_drugs = drugs.len() > 1 && conditions.is_empty();
         if form == QuestionForm::YesNo && two_drugs && relation_types.is_empty() {
-            relation_types = vec![RelationType::Contraindication, RelationType::Interaction];
+            relation_types = default_relations(Unasked::TwoDrugsYesNo);
         }
+        // The common side effects are ordered by how often the label says they occur: its
+        // adverse reactions, not its warnings.
         if form == QuestionForm::CommonSideEffects {
             relation_types.retain(|k| *k != RelationType::Warning);
         }
@@ -110,14 +112,14 @@ impl Understander<'_> {
             drugs,
             conditions,
             relation_types,
-            asks_which: mentions.subject_open || asks_which(&lower),
-            boxed_only: asks_boxed_only(&lower),
-            shared: asks_shared(&lower),
-            unrecognized: unrecognized(&lower, &covered),
+            asks_which: reading.asks_which,
+            boxed_only: reading.boxed_only,
+            shared: reading.shared,
+            unrecognized: reading.unrecognized(&covered),
             form,
             unlabelled,
             guessed_class,
-            read_as,
+            read_as: reading.read_as,
         }
     }
 
@@ -127,14 +129,15 @@ impl Understander<'_> {
     fn unlabelled(
         &self,
         lower: &str,
-        known: Vec<String>,
+        known: &[String],
         examples: &[usize],
         covered: &mut Vec<Range<usize>>,
     ) -> Vec<String> {
         let is_example = |name: &str| lower.find(name).is_some_and(|at| examples.contains(&at));
         let mut names: Vec<String> = known
-            .into_iter()
+            .iter()
             .filter(|name| (self.is_unlabelled)(name) && !is_example(name))
+            .cloned()
             .collect();
         for word in words(lower) {
             let text = &lower[word.span.clone()];
@@ -156,7 +159,7 @@ impl Understander<'_> {
     fn named_drugs(
         &self,
         lower: &str,
-        mentions: Vec<DrugMention>,
+        mentions: &[DrugMention],
         examples: &[usize],
         covered: &mut Vec<Range<usize>>,
     ) -> Vec<NamedDrug> {
@@ -216,10 +219,10 @@ impl Understander<'_> {
     /// and for the conditions of the same words ("renal impairment").
     fn named_populations(
         &self,
-        lower: &str,
-        intents: &[(Range<usize>, &'static [RelationType])],
+        reading: &Reading,
         covered: &mut Vec<Range<usize>>,
     ) -> Vec<NamedCondition> {
+        let lower = reading.text.as_str();
         populations(lower)
             .into_iter()
             .map(|mention| {
@@ -231,7 +234,7 @@ impl Understander<'_> {
                         .map(|n| Node::population(n).id)
                         .collect(),
                     keys: self.phrases_of(base_name(&mention.name)),
-                    relations: governing_relations(intents, &mention.span),
+                    relations: reading.governing_relations(&mention.span),
                     name: mention.name,
                 }
             })
@@ -269,10 +272,10 @@ impl Understander<'_> {
 
     fn named_conditions(
         &self,
-        lower: &str,
-        intents: &[(Range<usize>, &'static [RelationType])],
+        reading: &Reading,
         covered: &mut Vec<Range<usize>>,
     ) -> Vec<NamedCondition> {
+        let lower = reading.text.as_str();
         let mut spans: Vec<(Range<usize>, String, Vec<String>)> = Vec::new();
         for group in self.synonyms {
             for phrase in &group.phrases {
@@ -310,7 +313,7 @@ impl Understander<'_> {
                     name,
                     keys,
                     ids: Vec::new(),
-                    relations: governing_relations(intents, &span),
+                    relations: reading.governing_relations(&span),
                 },
             );
         }
@@ -335,6 +338,19 @@ fn enzyme_drugs(lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> 
             }
         })
         .collect()
+}
+
+/// Where `phrase` occurs in `lower` on word boundaries (a plural `s` allowed).
+fn phrase_spans(lower: &str, phrase: &str) -> Vec<Range<usize>> {
+    occurrences(lower, phrase, WordEdge::WholeOrPlural).collect()
+}
+
+/// The span of the word starting at `start` (letters, digits and hyphens).
+fn word_at(lower: &str, start: usize) -> Range<usize> {
+    let length = lower[start..]
+        .find(|c: char| !c.is_alphanumeric() && c != '-')
+        .unwrap_or(lower.len() - start);
+    start..start + length
 }
 
 /// A population's name without its grade: the condition words it shares with the vocabularies.

@@ -3,109 +3,62 @@
 //! in general, the names a label may be called by. Word rules only; the vocabulary of the
 //! labels is `mod.rs`.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use super::word_tables::{column, threshold, words, WordClass};
 use super::LabelNames;
+use crate::tables::understand as tables;
 use drugcite_core::text::name_words;
 
-/// Words that name a salt, a form or a route rather than a drug; never taken as a drug mention.
-const NOT_DRUG_WORDS: &[&str] = &[
-    "acetate",
-    "and",
-    "anhydrous",
-    "besylate",
-    "bisulfate",
-    "bromide",
-    "calcium",
-    "capsule",
-    "capsules",
-    "chloride",
-    "citrate",
-    "delayed",
-    "dihydrate",
-    "disodium",
-    "extended",
-    "fumarate",
-    "hcl",
-    "hydrobromide",
-    "hydrochloride",
-    "injection",
-    "kit",
-    "lotion",
-    "magnesium",
-    "maleate",
-    "mesylate",
-    "monohydrate",
-    "ophthalmic",
-    "oral",
-    "phosphate",
-    "potassium",
-    "release",
-    "sodium",
-    "solution",
-    "succinate",
-    "sulfate",
-    "suspension",
-    "tablet",
-    "tablets",
-    "tartrate",
-    "topical",
-    "with",
-    "cream",
-    "gel",
-    "ointment",
-    "spray",
-    "nasal",
-    "for",
-    "film",
-    "coated",
-];
+/// Words that name a salt, a form or a route rather than a drug (`not-name-words.tsv`); never
+/// taken as a drug mention.
+static NOT_DRUG_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    column(&tables::NOT_NAME_WORDS, "word")
+        .into_iter()
+        .collect()
+});
 /// Nouns that make the word before them an adjective of a chemical or a material ("lactic
-/// acid", "nitric oxide", "methylene blue"): a name word only ever followed by one of them is
-/// ordinary vocabulary on its own ("lactic acidosis").
-pub(super) const HEAD_NOUNS: &[&str] = &[
-    "acid", "oil", "oxide", "dioxide", "alcohol", "blue", "green", "water", "gland", "lobe",
-    "extract", "seed", "root", "leaf", "toxin", "salt", "ringers", "mucosa", "bladder",
-];
-/// Words that ask for drugs in general ("which drugs…", "medications that…").
-const GENERIC_DRUG_WORDS: &[&str] = &["drugs", "medications", "medicines", "meds", "agents"];
-/// The same in the singular, asking only after one of `ASKING_WORDS` ("which drug…").
-const GENERIC_DRUG_WORD: &[&str] = &["drug", "medication", "medicine"];
-const ASKING_WORDS: &[&str] = &["which", "what", "any", "other"];
+/// acid", "nitric oxide", "methylene blue"; `head-nouns.tsv`): a name word only ever followed
+/// by one of them is ordinary vocabulary on its own ("lactic acidosis").
+pub(super) static HEAD_NOUNS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| column(&tables::HEAD_NOUNS, "word"));
 /// Shortest word taken as a drug name on its own (shorter ones collide with ordinary words).
-const MIN_NAME_WORD: usize = 4;
-
-/// Possessives: "my anxiety meds" are the asker's own medicines, not drugs in general.
-pub(super) const POSSESSIVES: &[&str] = &["my", "your", "his", "her", "our", "their"];
+static MIN_NAME_WORD: LazyLock<usize> = LazyLock::new(|| threshold("min_name_word"));
 /// Words before a medicine noun that a possessive may stand before ("my blood pressure meds").
-const POSSESSED_WORDS: usize = 3;
+static POSSESSED_WORDS: LazyLock<usize> = LazyLock::new(|| threshold("possessed_words"));
 
-/// Whether the word at `at` asks for drugs in general: "drugs", "medications"…, or "which drug";
-/// not "drug interactions", nor a possessive's medicines ("my seizure meds").
+/// Whether the word at `at` asks for drugs in general: "drugs", "medications"…, or "which drug"
+/// (`question-words.tsv`); not "drug interactions", nor a possessive's medicines ("my seizure
+/// meds").
 pub(super) fn asks_for_drugs(tokens: &[&str], at: usize) -> bool {
     let word = tokens[at];
-    let next_is_interaction = tokens
+    let compound = words(WordClass::DrugCompound);
+    let next_is_compound = tokens
         .get(at + 1)
-        .is_some_and(|n| n.starts_with("interaction"));
-    let asked = at > 0 && ASKING_WORDS.contains(&tokens[at - 1]);
-    let possessed = tokens[at.saturating_sub(POSSESSED_WORDS)..at]
+        .is_some_and(|n| compound.iter().any(|head| n.starts_with(head)));
+    let asked = at > 0 && words(WordClass::Asking).contains(&tokens[at - 1]);
+    let possessed = tokens[at.saturating_sub(*POSSESSED_WORDS)..at]
         .iter()
-        .any(|w| POSSESSIVES.contains(w));
-    !next_is_interaction
+        .any(|w| words(WordClass::Possessive).contains(w));
+    let drugs = words(WordClass::Drugs).contains(&word);
+    !next_is_compound
         && !possessed
-        && (GENERIC_DRUG_WORDS.contains(&word) || (asked && GENERIC_DRUG_WORD.contains(&word)))
+        && (drugs || (asked && words(WordClass::DrugAsked).contains(&word)))
 }
 
 pub(super) fn is_name_word(word: &str) -> bool {
-    word.chars().count() >= MIN_NAME_WORD
+    word.chars().count() >= *MIN_NAME_WORD
         && word.chars().any(char::is_alphabetic)
-        && !NOT_DRUG_WORDS.contains(&word)
+        && !NOT_DRUG_WORDS.contains(word)
 }
 
 pub(super) fn singular(word: &str) -> Option<&str> {
-    word.strip_suffix('s').filter(|w| w.len() >= MIN_NAME_WORD)
+    word.strip_suffix('s').filter(|w| w.len() >= *MIN_NAME_WORD)
 }
 
 /// More ingredients than this make a label's generic a mixture's list (`own_names`).
-const MIXTURE_INGREDIENTS: usize = 6;
+static MIXTURE_INGREDIENTS: LazyLock<usize> = LazyLock::new(|| threshold("mixture_ingredients"));
 
 /// The names a question may call a label by: all of them, but of a mixture — more than
 /// `MIXTURE_INGREDIENTS` ingredients in its generic or substances (multivitamins, homeopathic
@@ -119,7 +72,7 @@ pub(super) fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a S
         .map(|part| part.split(" - ").count())
         .sum();
     let substances = label.names.len().saturating_sub(1 + label.brands.len());
-    let mixture = listed.max(substances) > MIXTURE_INGREDIENTS;
+    let mixture = listed.max(substances) > *MIXTURE_INGREDIENTS;
     let brand = |name: &str| label.brands.iter().any(|b| b.eq_ignore_ascii_case(name));
     let first_word = name_words(&generic).next().map(str::to_owned);
     let described = move |name: &str| {

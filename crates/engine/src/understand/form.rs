@@ -6,19 +6,24 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// The verbs that open a yes/no question ("Can X be taken with Y?").
-pub const AUXILIARY_VERBS: &[&str] = &[
-    "is", "are", "can", "could", "does", "do", "should", "may", "will", "would", "must",
-];
+use super::word_tables::{alternatives, threshold, WordClass};
 
+/// A question opening with an auxiliary verb ("Can X be taken with Y?").
 static YES_NO: LazyLock<Regex> = LazyLock::new(|| {
-    let verbs = AUXILIARY_VERBS.join("|");
+    let verbs = alternatives(WordClass::Auxiliary);
     Regex::new(&format!(r"(?i)^\s*(?:{verbs})\b")).expect("yes/no pattern")
 });
+/// A frequency word (or its adverb, "-ly") before the effects it asks for, or the effects
+/// before one, at most `common_form_gap` characters apart.
 static COMMON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:most )?(?:common|frequent|usual|typical)(?:ly)?\b.{0,30}\b(?:side effects?|adverse|reactions?|effects?)|\b(?:side effects?|adverse reactions?)\b.{0,30}\b(?:common|frequent)",
-    )
+    let gap = threshold("common_form_gap");
+    let frequency = alternatives(WordClass::Frequency);
+    let effect = alternatives(WordClass::FrequencyEffect);
+    let effect_before = alternatives(WordClass::EffectFrequency);
+    let frequency_after = alternatives(WordClass::FrequencyAfter);
+    Regex::new(&format!(
+        r"(?i)\b(?:{frequency})(?:ly)?\b.{{0,{gap}}}\b(?:{effect})|\b(?:{effect_before})\b.{{0,{gap}}}\b(?:{frequency_after})"
+    ))
     .expect("common pattern")
 });
 

@@ -1,304 +1,57 @@
-//! Which label sections a question's wording asks for: cue word prefixes mapped to section
-//! keys, most specific first, then the subsections of the populations it names. Pure; knows
-//! nothing of drugs or ranking.
+//! Which label sections a question's wording asks for: the section cues of `question-cues.tsv`
+//! (word prefixes, the longest first) mapped to section keys group by group, then the
+//! subsections of the populations it names. Pure; knows nothing of drugs or ranking.
 
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use super::cues::{cues, section_keys_of, SectionCue};
 use super::lay::stems;
 use super::medicine_condition::ends_in_condition_term;
-use super::populations::populations;
+use super::populations::{population_names, populations};
+use super::word_tables::{bad_row, parsed, words, WordClass};
+use crate::tables::understand as tables;
 use drugcite_core::label::{section_keys, section_name};
 use drugcite_core::text::{name_words, occurrences, WordEdge};
 
-/// The label subsection of each population the shared recogniser names (21 CFR 201.57(c)(9):
-/// 8.4 Pediatric Use, 8.5 Geriatric Use); the others are asked for by the cue words below.
-const POPULATION_SECTIONS: &[(&str, &[&str])] = &[
-    (
-        "pediatric patients",
-        &["pediatric_use", "use_in_specific_populations"],
-    ),
-    (
-        "geriatric patients",
-        &["geriatric_use", "use_in_specific_populations"],
-    ),
-];
-
-/// What a drug is for, asked as people ask it: its uses, what it is prescribed for, who takes
-/// it. The words ask; the Indications text says "indicated for", so they leave the subject's
-/// query ("takes" would favour the Dosage and Administration's "take").
-const PURPOSE_CUES: &[&str] = &[
-    "uses",
-    "for what",
-    "is it for",
-    "prescribed for",
-    "who takes",
-    "who uses",
-    "who gets",
-    "who should take",
-    "who should get",
-];
-
-/// Section keys a wording asks for, most specific first. Matched on lowercased word prefixes.
-const SECTION_INTENTS: &[(&[&str], &[&str])] = &[
-    (
-        &[
-            "contraindicat",
-            "should not take",
-            "should not be used",
-            "must not",
-            "who should not",
-            // An allergy to the drug or an ingredient: "known hypersensitivity" is the
-            // contraindication nearly every label states (an allergic reaction it causes is
-            // a warning, below).
-            "allerg",
-        ],
-        &["contraindications"],
-    ),
-    // A person with a condition ("given to someone with a brain aneurysm", "in patients with
-    // pheochromocytoma"): whether the condition rules the drug out or calls for caution.
-    (
-        &[
-            "someone with",
-            "anyone with",
-            "person with",
-            "people with",
-            "patient with",
-            "patients with",
-            "those with",
-        ],
-        &[
-            "contraindications",
-            "warnings_and_cautions",
-            "warnings",
-            "precautions",
-        ],
-    ),
-    (
-        &["black box warning", "boxed warning", "black box", "boxed"],
-        &["boxed_warning"],
-    ),
-    (
-        &[
-            "interact",
-            "taken with",
-            "take with",
-            "taking with",
-            "used with",
-            "use with",
-            "mixed with",
-            "together with",
-            "combined with",
-            "combining",
-            "concomitant",
-            "coadminist",
-            "co-administ",
-            "inhibitor",
-            "inducer",
-            "juice",
-        ],
-        &[
-            "drug_interactions",
-            "contraindications",
-            "warnings_and_cautions",
-            "precautions",
-            "warnings",
-            "dosage_and_administration",
-        ],
-    ),
-    (
-        &["side effect", "adverse", "cause", "common reaction"],
-        &[
-            "adverse_reactions",
-            "warnings_and_cautions",
-            "warnings",
-            "boxed_warning",
-        ],
-    ),
-    (
-        // An accidental ingestion ("my toddler swallowed one"): Overdosage sections use
-        // "ingest" 93 times as often per word as the other sections of the openFDA corpus;
-        // "swallowed"/"swallows" is how people say it ("swallow", the administration word of
-        // "swallow whole", and "swallowing", a symptom, are left alone).
-        &[
-            "overdos",
-            "too much",
-            "too many",
-            "toxicity",
-            "ingest",
-            "swallowed",
-            "swallows",
-        ],
-        &["overdosage"],
-    ),
-    (
-        &["pregnan", "fetal", "fetus", "birth defect", "cleft"],
-        &[
-            "pregnancy",
-            "pregnancy_or_breast_feeding",
-            "teratogenic_effects",
-            "boxed_warning",
-            "warnings_and_cautions",
-            "use_in_specific_populations",
-        ],
-    ),
-    (
-        &[
-            "breastfeed",
-            "breast-feed",
-            "breast milk",
-            "lactat",
-            "nursing",
-        ],
-        &[
-            "nursing_mothers",
-            "pregnancy_or_breast_feeding",
-            "use_in_specific_populations",
-        ],
-    ),
-    (
-        &[
-            "kidney",
-            "renal",
-            "egfr",
-            "creatinine clearance",
-            "dialysis",
-        ],
-        &[
-            "dosage_and_administration",
-            "use_in_specific_populations",
-            "contraindications",
-            "warnings_and_cautions",
-        ],
-    ),
-    (
-        &["liver", "hepatic"],
-        &[
-            "warnings_and_cautions",
-            "use_in_specific_populations",
-            "dosage_and_administration",
-            "contraindications",
-            "adverse_reactions",
-        ],
-    ),
-    (
-        &[
-            "used for",
-            "use for",
-            "indicat",
-            "treat",
-            "treatment for",
-            "approved for",
-        ],
-        &["indications_and_usage"],
-    ),
-    // Words that name a therapy or the patients, not a section: "treatment" ("hepatitis C
-    // treatment", "after 4 weeks of treatment") asks nothing of what a drug treats, an organ's
-    // transplant ("after kidney transplant") nothing of the organ's impairment. Claiming them
-    // keeps the "treat" or "kidney" inside them from asking.
-    (
-        &[
-            "treatment",
-            "kidney transplant",
-            "renal transplant",
-            "liver transplant",
-            "hepatic transplant",
-        ],
-        &[],
-    ),
-    (PURPOSE_CUES, &["indications_and_usage"]),
-    (
-        &[
-            "dose",
-            "dosage",
-            "dosing",
-            "how much",
-            "how often",
-            "titrat",
-        ],
-        &["dosage_and_administration"],
-    ),
-    (
-        &["mechanism", "how does", "work"],
-        &[
-            "mechanism_of_action",
-            "clinical_pharmacology",
-            "pharmacodynamics",
-        ],
-    ),
-    // A label's boxed warning is headed "WARNING: …"; Warnings and Precautions come next.
-    (
-        &["warning"],
-        &[
-            "boxed_warning",
-            "warnings_and_cautions",
-            "warnings",
-            "precautions",
-        ],
-    ),
-    (
-        &[
-            "warnings and precaution",
-            "allergic reaction",
-            "risk",
-            "precaution",
-            "monitor",
-            "danger",
-            "withdraw",
-            "stopping",
-            "discontinu",
-            "drows",
-            "driving",
-            "impair",
-        ],
-        &[
-            "warnings_and_cautions",
-            "warnings",
-            "precautions",
-            "boxed_warning",
-        ],
-    ),
-];
-
-/// The sections an organ phrase the labels write for a harm asks for ("zonisamide kidney
-/// stones", "vancomycin kidney injury"): those of a side effect, not the impaired organ's
-/// dosing that its organ word alone asks for. The phrases are `graph/organ-harms.tsv`, mined
-/// from where the labels write them; they come after the table's entries.
-const ORGAN_HARM_SECTIONS: &[&str] = &[
-    "adverse_reactions",
-    "warnings_and_cautions",
-    "warnings",
-    "boxed_warning",
-];
-
-/// The entry of `claimed_cues` of an organ harm phrase, one past the table's.
-const ORGAN_HARM_ENTRY: usize = SECTION_INTENTS.len();
-/// The entry of an organ harm phrase after "for": what the drug is for ("potassium citrate for
-/// kidney stones"), not a harm it does; it claims its words and asks for nothing.
-const ORGAN_PURPOSE_ENTRY: usize = SECTION_INTENTS.len() + 1;
-
-/// The sections of an entry of `claimed_cues`: a table entry's, or an organ harm's.
-fn entry_sections(entry: usize) -> &'static [&'static str] {
-    match SECTION_INTENTS.get(entry) {
-        Some((_, wanted)) => wanted,
-        None if entry == ORGAN_HARM_ENTRY => ORGAN_HARM_SECTIONS,
-        None => &[],
-    }
+/// The label subsections each population of `population-sections.tsv` asks for (21 CFR
+/// 201.57(c)(9): 8.4 Pediatric Use, 8.5 Geriatric Use); the others are asked for by cues.
+fn population_sections() -> &'static [(&'static str, Vec<&'static str>)] {
+    static SECTIONS: LazyLock<Vec<(&'static str, Vec<&'static str>)>> = LazyLock::new(|| {
+        let source = &tables::POPULATION_SECTIONS;
+        let table = parsed(source);
+        let (population, sections) = (table.column("population"), table.column("sections"));
+        let rows = table.rows().iter().map(|row| {
+            let name = row.cell(population);
+            if !population_names().contains(&name) {
+                bad_row(
+                    source,
+                    row,
+                    format!("no population {name:?} in populations.tsv"),
+                );
+            }
+            (name, section_keys_of(source, row, row.cell(sections)))
+        });
+        rows.collect()
+    });
+    &SECTIONS
 }
 
-/// The sections a wording asks for, in the table's order. Every cue found claims its words,
-/// longest cue first, so a shorter cue inside a longer one does not count again: "boxed
-/// warning" asks for the Boxed Warning, not also for Warnings and Precautions by its "warning".
+/// The sections a wording asks for, in the order of the cue groups. Every cue found claims
+/// its words, longest cue first, so a shorter cue inside a longer one does not count again:
+/// "boxed warning" asks for the Boxed Warning, not also for Warnings and Precautions by its
+/// "warning".
 pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
+    let cues = cues();
     let mut sections: Vec<&'static str> = Vec::new();
-    let mut asked = [false; ORGAN_PURPOSE_ENTRY + 1];
-    for (_, entry) in claimed_cues(&format!(" {lower} ")) {
+    let mut asked = vec![false; cues.purpose_entry() + 1];
+    for (_, _, entry) in claimed_cues(&format!(" {lower} ")) {
         asked[entry] = true;
     }
     let entries = asked.iter().enumerate().filter(|(_, a)| **a);
     for (entry, _) in entries {
-        for section in entry_sections(entry) {
+        for section in cues.sections.get(entry).into_iter().flatten() {
             if !sections.contains(section) {
                 sections.push(section);
             }
@@ -321,19 +74,19 @@ pub(super) fn asked_sections(lower: &str, topic: &str) -> Vec<&'static str> {
 }
 
 /// The words of `lower` a section cue claims that leave the subject's text query: those of a
-/// purpose cue (`PURPOSE_CUES`), and those heading other sections than the cue asks for ("use"
-/// of "used for" heads "Pediatric Use", not "Indications and Usage": every passage repeats its
-/// heading, so in a text query such a word favours the sections headed alike over the one
-/// asked).
+/// purpose cue (flag `leaves-query`), and those heading other sections than the cue asks for
+/// ("use" of "used for" heads "Pediatric Use", not "Indications and Usage": every passage
+/// repeats its heading, so in a text query such a word favours the sections headed alike over
+/// the one asked).
 pub(super) fn cue_words_left_out(lower: &str) -> Vec<String> {
     let padded = format!(" {lower} ");
     let mut words = Vec::new();
-    for (span, entry) in claimed_cues(&padded) {
+    for (span, cue, entry) in claimed_cues(&padded) {
         // An organ harm's words are what the answer's text says, not a section's cue.
-        let Some(&(cues, asked)) = SECTION_INTENTS.get(entry) else {
+        if cue.listed {
             continue;
-        };
-        let purpose = std::ptr::eq(cues, PURPOSE_CUES);
+        }
+        let asked = &cues().sections[entry];
         let end = padded[span.end..]
             .find(|c: char| !c.is_alphanumeric())
             .map_or(padded.len(), |n| span.end + n);
@@ -341,7 +94,7 @@ pub(super) fn cue_words_left_out(lower: &str) -> Vec<String> {
             let stems = stems(word);
             let heads_other =
                 !heads_any(&stems, asked.iter().copied()) && heads_any(&stems, section_keys());
-            if purpose || heads_other {
+            if cue.leaves_query || heads_other {
                 words.push(word.to_owned());
             }
         }
@@ -362,64 +115,59 @@ fn heads_any<'a>(word_stems: &[String], keys: impl IntoIterator<Item = &'a str>)
     })
 }
 
-/// The cues claiming words of `padded`, longest first, each with its entry of
-/// `SECTION_INTENTS` (an organ harm phrase's is `ORGAN_HARM_ENTRY`, or `ORGAN_PURPOSE_ENTRY`
-/// right after "for").
-fn claimed_cues(padded: &str) -> Vec<(Range<usize>, usize)> {
-    static ORGAN_HARMS: LazyLock<Vec<String>> = LazyLock::new(crate::curated::organ_harm_phrases);
-    let table = SECTION_INTENTS.iter().enumerate();
-    let cues = table.flat_map(|(entry, (cues, _))| cues.iter().map(move |cue| (*cue, entry)));
-    let harms = ORGAN_HARMS
+/// The section cues claiming words of `padded`, longest first (then the earlier, then the
+/// earlier group), each with its entry: its group's, or for a `purpose-after-for` cue right
+/// after "for" the entry asking nothing.
+fn claimed_cues(padded: &str) -> Vec<(Range<usize>, &'static SectionCue, usize)> {
+    let cues = cues();
+    let mut found: Vec<(Range<usize>, &'static SectionCue, usize)> = cues
+        .section_cues
         .iter()
-        .map(|phrase| (phrase.as_str(), ORGAN_HARM_ENTRY));
-    let mut found: Vec<(Range<usize>, usize)> = cues
-        .chain(harms)
-        .flat_map(|(cue, entry)| {
-            occurrences(padded, cue, WordEdge::Start).map(move |span| (span, entry))
-        })
-        .map(|(span, entry)| {
-            let purpose = entry == ORGAN_HARM_ENTRY && padded[..span.start].ends_with(" for ");
-            let entry = if purpose { ORGAN_PURPOSE_ENTRY } else { entry };
-            (span, entry)
+        .flat_map(|cue| occurrences(padded, &cue.cue, WordEdge::Start).map(move |span| (span, cue)))
+        .map(|(span, cue)| {
+            let purpose = cue.purpose_after_for && padded[..span.start].ends_with(" for ");
+            let entry = if purpose {
+                cues.purpose_entry()
+            } else {
+                cue.entry
+            };
+            (span, cue, entry)
         })
         .collect();
-    found.sort_by_key(|(span, entry)| (std::cmp::Reverse(span.len()), span.start, *entry));
-    let mut claimed: Vec<(Range<usize>, usize)> = Vec::new();
-    for (span, entry) in found {
+    found.sort_by_key(|(span, _, entry)| (std::cmp::Reverse(span.len()), span.start, *entry));
+    let mut claimed: Vec<(Range<usize>, &'static SectionCue, usize)> = Vec::new();
+    for (span, cue, entry) in found {
         if !claimed
             .iter()
-            .any(|(c, _)| c.start < span.end && span.start < c.end)
+            .any(|(c, _, _)| c.start < span.end && span.start < c.end)
         {
-            claimed.push((span, entry));
+            claimed.push((span, cue, entry));
         }
     }
     claimed
 }
 
-/// Words right after the subject that join something to it ("cipro with antacids").
-const JOINING_AFTER: &[&str] = &["with", "plus", "while"];
-/// Words right before the subject that join it to something ("beer while taking tinidazole").
-const JOINING_BEFORE: &[&str] = &["taking", "with"];
-
-/// Whether the words right around the subject at `subject` join something to it: whether the
-/// second thing is a drug or a condition, the question asks what the label says of the pair,
-/// which the interaction sections hold (with the contraindications and warnings among them).
-/// An effect named right before "with" ("flu-like symptoms with peginterferon", "hair loss
-/// with …") is what the subject may cause, not a second thing.
+/// Whether the words right around the subject at `subject` join something to it (a joining
+/// word right after it or right before it, `function-words.tsv`): whether the second thing is a
+/// drug or a condition, the question asks what the label says of the pair, which the
+/// interaction sections hold (with the contraindications and warnings among them). An effect
+/// named right before "with" ("flu-like symptoms with peginterferon", "hair loss with …") is
+/// what the subject may cause, not a second thing.
 pub(super) fn joined_to_subject(tokens: &[&str], subject: &Range<usize>) -> bool {
     let after = tokens.get(subject.end);
     let before = subject.start.checked_sub(1).map(|at| tokens[at]);
     let an_effect_with =
         || before == Some("with") && ends_in_condition_term(&tokens[..subject.start - 1]);
-    after.is_some_and(|w| JOINING_AFTER.contains(w))
-        || (before.is_some_and(|w| JOINING_BEFORE.contains(&w)) && !an_effect_with())
+    after.is_some_and(|w| words(WordClass::JoiningAfter).contains(w))
+        || (before.is_some_and(|w| words(WordClass::JoiningBefore).contains(&w))
+            && !an_effect_with())
 }
 
 /// Adds, after those already asked for, the subsections of the populations `lower` names
 /// ("Lexapro dose for older adults" also asks for Geriatric Use).
 pub(super) fn add_population_sections(lower: &str, sections: &mut Vec<&'static str>) {
     for mention in populations(lower) {
-        let wanted = POPULATION_SECTIONS
+        let wanted = population_sections()
             .iter()
             .filter(|(name, _)| *name == mention.name)
             .flat_map(|(_, wanted)| wanted.iter());
@@ -433,17 +181,17 @@ pub(super) fn add_population_sections(lower: &str, sections: &mut Vec<&'static s
 
 /// The sections a question about two drugs taken together asks for.
 fn interaction_sections() -> Vec<&'static str> {
-    section_intents("interact")
+    cues().group_sections("interaction").to_vec()
 }
 
 /// The sections the dosing cues ("dose", "how often"…) ask for.
 fn dosing_sections() -> Vec<&'static str> {
-    section_intents("dose")
+    cues().group_sections("dosing").to_vec()
 }
 
 /// The sections the general warnings cues ("risk", "stopping", "monitor"…) ask for.
 fn general_warning_sections() -> Vec<&'static str> {
-    section_intents("risk")
+    cues().group_sections("general-warning").to_vec()
 }
 
 /// The sections a question pairing its subject with another medicine asks for: those of an

@@ -5,14 +5,16 @@
 //! a name of two words the vocabulary cannot tell apart ("peginterferon alfa-2b") names none.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::LazyLock;
 
 use super::drug_words::is_name_word;
+use super::word_tables::threshold;
 use super::DrugVocabulary;
 use drugcite_core::label::BrandMention;
 
 /// Distinct words a salt or form word follows in the labels' names, at least, when it begins
 /// none ("bitartrate" after hydrocodone, potassium…; "glargine" follows only "insulin").
-const SALT_AFTER: usize = 2;
+static SALT_AFTER: LazyLock<usize> = LazyLock::new(|| threshold("salt_after"));
 
 /// The drug a brand names: one with labels in the index, or one without.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -44,7 +46,7 @@ impl SaltWords {
         let begins = self.begins;
         self.follows
             .into_iter()
-            .filter(|(word, before)| before.len() >= SALT_AFTER && !begins.contains(word))
+            .filter(|(word, before)| before.len() >= *SALT_AFTER && !begins.contains(word))
             .map(|(word, _)| word)
             .collect()
     }

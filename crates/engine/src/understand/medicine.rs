@@ -7,16 +7,18 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::drug_words::HEAD_NOUNS;
+use super::word_tables::{parsed, threshold, words, WordClass};
+use crate::tables::understand as tables;
 use drugcite_core::text::name_words;
 
-/// Words joining a second thing to the subject: "X with …", "X while on …", "X and …".
-pub const JOINING_WORDS: &[&str] = &[
-    "with", "and", "plus", "on", "while", "taking", "after", "before", "or", "vs", "versus",
-];
+/// Words joining a second thing to the subject: "X with …", "X while on …", "X and …"
+/// (`function-words.tsv`, class `joining`).
+pub static JOINING_WORDS: LazyLock<&'static [&'static str]> =
+    LazyLock::new(|| words(WordClass::Joining));
 
 /// Nouns that refer to a medicine: the last words of the curated class phrases people use
-/// ("cholesterol medicine", "sleeping pill", "water pill"), those that end two phrases or more,
-/// and the nouns of `graph/medicine-forms.tsv` ("shot", "inhaler").
+/// ("cholesterol medicine", "sleeping pill", "water pill"), those that end `class_phrase_nouns`
+/// phrases or more, and the nouns of `graph/medicine-forms.tsv` ("shot", "inhaler").
 pub fn medicine_nouns() -> &'static BTreeSet<String> {
     static NOUNS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
         let mut ending: BTreeMap<String, usize> = BTreeMap::new();
@@ -30,7 +32,7 @@ pub fn medicine_nouns() -> &'static BTreeSet<String> {
         }
         let heads = ending
             .into_iter()
-            .filter(|(_, phrases)| *phrases >= 2)
+            .filter(|(_, phrases)| *phrases >= threshold("class_phrase_nouns"))
             .map(|(noun, _)| noun);
         heads.chain(form_routes().keys().cloned()).collect()
     });
@@ -48,8 +50,14 @@ pub fn form_routes() -> &'static BTreeMap<String, Vec<String>> {
     &ROUTES
 }
 
-/// Clipped words people type for a medicine noun, and the noun they stand for.
-const CLIPPED_NOUNS: &[(&str, &str)] = &[("med", "medication"), ("meds", "medication")];
+/// Clipped words people type for a medicine noun, and the noun they stand for
+/// (`clipped-nouns.tsv`).
+static CLIPPED_NOUNS: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
+    let table = parsed(&tables::CLIPPED_NOUNS);
+    let (clip, noun) = (table.column("clip"), table.column("noun"));
+    let rows = table.rows().iter();
+    rows.map(|row| (row.cell(clip), row.cell(noun))).collect()
+});
 
 /// The medicine noun `word` is, in the singular ("pills" is "pill", "meds" "medication").
 pub fn medicine_noun(word: &str) -> Option<&'static str> {

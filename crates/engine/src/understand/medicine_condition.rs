@@ -8,21 +8,19 @@ use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use super::drug_words::POSSESSIVES;
-use super::form::AUXILIARY_VERBS;
 use super::medicine::{medicine_noun, JOINING_WORDS};
+use super::word_tables::{self, threshold, WordClass};
 use crate::conditions::lexicon::curated_terms;
 use drugcite_core::text::name_words;
 
 /// Words taken as the condition, at most: before a medicine noun, after its "for" or after a
 /// treating verb.
-const MAX_MODIFIERS: usize = 3;
+static MAX_MODIFIERS: LazyLock<usize> = LazyLock::new(|| threshold("max_modifiers"));
 
-/// Verbs whose object is the condition a medicine treats ("what treats tardive dyskinesia").
-const TREATING_VERBS: &[&str] = &["treat", "treats", "treating"];
-/// Nouns for a medicine by what it does, read as a medicine noun is ("treatment for PNH",
-/// "hepatitis C treatment"); they imply no route.
-const TREATMENT_NOUNS: &[&str] = &["treatment", "therapy", "therapies"];
+// `question-words.tsv` names the verbs whose object is the condition a medicine treats ("what
+// treats tardive dyskinesia", `treating-verb`) and the nouns for a medicine by what it does,
+// read as a medicine noun is ("treatment for PNH", "hepatitis C treatment"; `treatment-noun`);
+// they imply no route.
 
 /// The condition a question names a medicine by, the medicine noun (singular; `None` after a
 /// treating verb), whether the condition is what the medicine is for — its "for" phrase or a
@@ -36,17 +34,18 @@ pub struct MedicineCondition<'a> {
     pub asks_what_treats: bool,
 }
 
-/// Words asking for the medicines there are, not about one ("PBC treatment options"): a
-/// question of a condition, a medicine noun and these asks what treats the condition.
-const CHOICE_WORDS: &[&str] = &["option", "options", "choice", "choices", "available"];
+/// Words asking for the medicines there are, not about one ("PBC treatment options";
+/// `question-words.tsv`, `choice`): a question of a condition, a medicine noun and these asks
+/// what treats the condition.
+fn is_choice_word(word: &str) -> bool {
+    word_tables::words(WordClass::Choice).contains(&word)
+}
 
-/// With the possessives, the words that may open a purpose phrase before its condition ("for
-/// a fungal eye infection", "for my kid's warts"): English articles and demonstratives.
-const ARTICLES: &[&str] = &["a", "an", "the", "this", "these", "those"];
-
-/// Whether `word` is a determiner or a possessive.
+/// Whether `word` is a determiner or a possessive: the words that may open a purpose phrase
+/// before its condition ("for a fungal eye infection", "for my kid's warts").
 fn is_determiner(word: &str) -> bool {
-    ARTICLES.contains(&word) || POSSESSIVES.contains(&word)
+    word_tables::words(WordClass::Article).contains(&word)
+        || word_tables::words(WordClass::Possessive).contains(&word)
 }
 
 /// What names the medicine in a question: a treating verb, or a medicine noun (singular).
@@ -57,12 +56,12 @@ enum Anchor {
 }
 
 fn anchor(word: &str) -> Option<Anchor> {
-    if TREATING_VERBS.contains(&word) {
+    if word_tables::words(WordClass::TreatingVerb).contains(&word) {
         return Some(Anchor::Verb);
     }
     let treatment = || {
         let singular = word.strip_suffix('s').unwrap_or(word);
-        TREATMENT_NOUNS
+        word_tables::words(WordClass::TreatmentNoun)
             .iter()
             .find(|noun| **noun == word || **noun == singular)
             .copied()
@@ -93,7 +92,7 @@ pub fn condition_of_medicine(text: &str, is_word: impl Fn(&str) -> bool) -> Medi
 /// word of the purpose phrase is a condition term), and which the labels' indications mean is
 /// for the caller to weigh. Each is at most `MAX_MODIFIERS` words and stops at a word
 /// `is_word` rejects (a stop word) or a verb opening a yes/no question ("can"). A reading asks
-/// what treats the condition when the question's other words are stop words or `CHOICE_WORDS`
+/// what treats the condition when the question's other words are stop words or choice words
 /// ("rls medication", "PBC treatment options"; not "antibiotic for uti and now my tendon
 /// hurts").
 pub fn readings_of_medicine(
@@ -108,7 +107,8 @@ pub fn readings_of_medicine(
     else {
         return Vec::new();
     };
-    let modifier = |word: &&str| is_word(word) && !AUXILIARY_VERBS.contains(word);
+    let modifier =
+        |word: &&str| is_word(word) && !word_tables::words(WordClass::Auxiliary).contains(word);
     let (readings, noun) = match anchor {
         Anchor::Verb => {
             let object = object_of(&words[at + 1..], modifier);
@@ -124,7 +124,7 @@ pub fn readings_of_medicine(
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| !span.contains(i))
-                .all(|(_, w)| !modifier(w) || CHOICE_WORDS.contains(w));
+                .all(|(_, w)| !modifier(w) || is_choice_word(w));
             MedicineCondition {
                 asks_what_treats: !condition.is_empty() && asks_nothing_else,
                 by_purpose: by_purpose && !condition.is_empty(),
@@ -151,14 +151,14 @@ fn readings_of_noun<'a>(
 ) -> Vec<NounReading<'a>> {
     let (opening, after) = match &words[at + 1..] {
         ["for", rest @ ..] => (1, rest),
-        [choice, "for", rest @ ..] if CHOICE_WORDS.contains(choice) => (2, rest),
+        [choice, "for", rest @ ..] if is_choice_word(choice) => (2, rest),
         _ => (0, &[][..]),
     };
     let determiners = after.iter().take_while(|word| is_determiner(word)).count();
     let (opening, after) = (opening + determiners, &after[determiners..]);
     let run = leading_run(after, modifier);
     let mut start = at;
-    while start > 0 && at - start < MAX_MODIFIERS && opens_no_phrase(words[start - 1], modifier) {
+    while start > 0 && at - start < *MAX_MODIFIERS && opens_no_phrase(words[start - 1], modifier) {
         start -= 1;
     }
     let purpose = curated_prefix(&run);
@@ -205,7 +205,7 @@ fn object_of<'a>(after: &[&'a str], modifier: impl Fn(&&str) -> bool) -> Vec<&'a
 fn leading_run<'a>(words: &[&'a str], modifier: &impl Fn(&&str) -> bool) -> Vec<&'a str> {
     words
         .iter()
-        .take(MAX_MODIFIERS)
+        .take(*MAX_MODIFIERS)
         .take_while(|w| modifier(w))
         .copied()
         .collect()
@@ -229,7 +229,7 @@ fn curated_prefix<'a>(run: &[&'a str]) -> Vec<&'a str> {
 pub(super) fn ends_in_condition_term(words: &[&str]) -> bool {
     static TERMS: LazyLock<HashSet<String>> =
         LazyLock::new(|| curated_terms().into_iter().map(|term| term.term).collect());
-    (1..=MAX_MODIFIERS.min(words.len()))
+    (1..=(*MAX_MODIFIERS).min(words.len()))
         .any(|length| is_term(&TERMS, &words[words.len() - length..]))
 }
 

@@ -4,14 +4,20 @@
 //! names without a label in the index, which drug classes (FDA
 //! established classes, curated class terms such as "blood thinner"), and which label sections
 //! its wording asks for ("contraindicated", "side effects", "black box", "overdose", "pregnant",
-//! "kidney"…). Pure functions over a vocabulary built from the labels; no I/O, no ranking.
+//! "kidney"…): the `Understanding` search reads; and the graph's `Reading` of the same question
+//! (its relation words, "which drugs", boxed warnings only…, `reading.rs`). Every word table
+//! and threshold is data (`crates/engine/tables/understand/`). Pure functions over a vocabulary
+//! built from the labels; no I/O, no ranking, no graph nodes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use drugcite_core::text::name_words;
 
 mod class_phrases;
+mod contractions;
+mod cues;
 mod drug_words;
 pub mod form;
 mod intent;
@@ -23,10 +29,12 @@ pub mod medicine_condition;
 mod mentions;
 mod naming;
 pub mod populations;
+mod reading;
 mod respelling;
 mod spelling;
 mod stems;
 mod unlabelled;
+mod word_tables;
 mod wording;
 
 use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
@@ -40,29 +48,21 @@ use lay::LayTerms;
 use medicine::{named_form_routes, names_another_medicine};
 use mentions::named_drug_first;
 use naming::NameTable;
+pub(crate) use reading::{default_relations, example_connector, is_filler, Reading, Unasked};
 pub use respelling::{LabelWords, ReadAs};
 use spelling::SpellingIndex;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
 
-/// ranked below the professional sections unless a question asks for them.
-pub const PERIPHERAL_SECTIONS: &[&str] = &[
-    "package_label_principal_display_panel",
-    "spl_unclassified_section",
-    "description",
-    "how_supplied",
-    "storage_and_handling",
-    "references",
-    "recent_major_changes",
-    "spl_medguide",
-    "spl_patient_package_insert",
-    "information_for_patients",
-    "patient_medication_information",
-    "instructions_for_use",
-    "clinical_studies",
-    "inactive_ingredient",
-    "questions",
-    "dosage_forms_and_strengths",
-];
+/// Label sections (openFDA keys) ranked below the professional sections unless a question asks
+/// for them: packaging, patient-facing and reference sections (`peripheral-sections.tsv`).
+pub static PERIPHERAL_SECTIONS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let source = &crate::tables::understand::PERIPHERAL_SECTIONS;
+    let table = word_tables::parsed(source);
+    let section = table.column("section");
+    let rows = table.rows().iter();
+    rows.flat_map(|row| cues::section_keys_of(source, row, row.cell(section)))
+        .collect()
+});
 
 /// A drug or drug class the question names, and the labels (by ordinal) it covers.
 #[derive(Clone, Debug, PartialEq, Eq)]

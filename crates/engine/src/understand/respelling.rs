@@ -4,22 +4,25 @@
 //! the labels' words the live index supplies; drug names are the vocabulary's own spelling's.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 
 use super::lay::stems;
+use super::word_tables::threshold;
 use super::{singular, stems as drug_stems, DrugVocabulary};
 use drugcite_core::text::words;
 
 /// Shortest question word read as another (shorter words are too often a real word one edit
 /// from another; the drug names' reading starts at the same length).
-const MIN_LENGTH: usize = 6;
+static MIN_LENGTH: LazyLock<usize> = LazyLock::new(|| threshold("respell_min_length"));
 /// Shortest stem of a word read as a nearby one: "rotting" is stemmed "rot", and is one edit
 /// from the labels' "rotating" only by accident.
-const MIN_STEM: usize = 5;
+static MIN_STEM: LazyLock<usize> = LazyLock::new(|| threshold("respell_min_stem"));
 /// Longest word allowed one edit; longer words are allowed two.
-const ONE_EDIT_UP_TO: usize = 8;
+static ONE_EDIT_UP_TO: LazyLock<usize> = LazyLock::new(|| threshold("respell_one_edit_up_to"));
 /// Times the words of a stem must occur in the labels for one of them to be read in a question
 /// word's place: rarer ones are as likely the labels' own typos.
-const MIN_OCCURRENCES: u32 = 5;
+static MIN_OCCURRENCES: LazyLock<u32> =
+    LazyLock::new(|| threshold("respell_min_occurrences") as u32);
 /// Shortest part of a word read as two (the shortest label word counted).
 const MIN_PART: usize = drugcite_store::SHORTEST_WORD;
 
@@ -42,7 +45,7 @@ impl DrugVocabulary {
     /// read as label words, and the readings: what `understand` reads, and the graph's
     /// question reading too.
     pub fn respelled(&self, lower: &str) -> (String, Vec<ReadAs>) {
-        let written_out = drugcite_core::text::expand_contractions(lower);
+        let written_out = super::contractions::expand_contractions(lower);
         self.label_words
             .respell(&written_out, |word| self.claims(word))
     }
@@ -102,7 +105,7 @@ impl LabelWords {
         let mut frequent: BTreeMap<usize, Vec<(String, u32)>> = BTreeMap::new();
         for (word, stem) in stemmed {
             let of_stem = stem.and_then(|s| stems_made.get(&s).copied()).unwrap_or(0);
-            if of_stem >= MIN_OCCURRENCES {
+            if of_stem >= *MIN_OCCURRENCES {
                 let count = occurrences[&word];
                 frequent.entry(word.len()).or_default().push((word, count));
             }
@@ -121,7 +124,7 @@ impl LabelWords {
         self.frequent.get(&word.len()).is_some_and(|words| {
             words
                 .binary_search_by(|(w, _)| w.as_str().cmp(word))
-                .is_ok_and(|at| words[at].1 >= MIN_OCCURRENCES)
+                .is_ok_and(|at| words[at].1 >= *MIN_OCCURRENCES)
         })
     }
 
@@ -153,17 +156,17 @@ impl LabelWords {
     /// frequent words it joins; `None` for a word whose stem the labels use often, one the
     /// vocabulary claims, or one too short to guess.
     fn read(&self, word: &str, is_name: &impl Fn(&str) -> bool) -> Option<String> {
-        if word.len() < MIN_LENGTH || !word.chars().all(|c| c.is_ascii_lowercase()) {
+        if word.len() < *MIN_LENGTH || !word.chars().all(|c| c.is_ascii_lowercase()) {
             return None;
         }
         let [stem] = &stems(word)[..] else {
             return None;
         };
         let occurrences = self.stems.get(stem).copied().unwrap_or(0);
-        if occurrences >= MIN_OCCURRENCES || is_name(word) {
+        if occurrences >= *MIN_OCCURRENCES || is_name(word) {
             return None;
         }
-        let nearest = (stem.len() >= MIN_STEM)
+        let nearest = (stem.len() >= *MIN_STEM)
             .then(|| self.nearest(word))
             .flatten();
         let never_used = occurrences == 0;
@@ -176,7 +179,7 @@ impl LabelWords {
     /// with its letter: the fewest edits first, then the most frequent word ("smeking" →
     /// smoking, not seeking), then the earlier one.
     fn nearest(&self, word: &str) -> Option<&str> {
-        let allowed = if word.len() <= ONE_EDIT_UP_TO { 1 } else { 2 };
+        let allowed = if word.len() <= *ONE_EDIT_UP_TO { 1 } else { 2 };
         let first = word.chars().next();
         let range = word.len().saturating_sub(allowed)..=word.len() + allowed;
         self.frequent
@@ -197,7 +200,7 @@ impl LabelWords {
                 .stems
                 .get(stem)
                 .copied()
-                .filter(|n| *n >= MIN_OCCURRENCES),
+                .filter(|n| *n >= *MIN_OCCURRENCES),
             _ => None,
         };
         (MIN_PART..=word.len().saturating_sub(MIN_PART))

@@ -3,11 +3,14 @@
 //! clonazepam), when exactly one name is that close. Knows no labels; pure.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use super::word_tables::threshold;
 
 /// Shortest question word tried (shorter words are too often ordinary words one edit away).
-const MIN_LENGTH: usize = 6;
+static MIN_LENGTH: LazyLock<usize> = LazyLock::new(|| threshold("spelling_min_length"));
 /// Longest word allowed one edit; longer words are allowed two.
-const ONE_EDIT_UP_TO: usize = 8;
+static ONE_EDIT_UP_TO: LazyLock<usize> = LazyLock::new(|| threshold("spelling_one_edit_up_to"));
 
 /// Name words by their length in characters.
 #[derive(Default)]
@@ -35,10 +38,10 @@ impl SpellingIndex {
     /// (`None` when there is none, or several at the smallest distance).
     pub(super) fn correct(&self, word: &str) -> Option<&str> {
         let length = word.chars().count();
-        if length < MIN_LENGTH || !word.chars().all(char::is_alphabetic) {
+        if length < *MIN_LENGTH || !word.chars().all(char::is_alphabetic) {
             return None;
         }
-        let allowed = if length <= ONE_EDIT_UP_TO { 1 } else { 2 };
+        let allowed = if length <= *ONE_EDIT_UP_TO { 1 } else { 2 };
         let first = word.chars().next();
         let near = self
             .by_length

@@ -2,59 +2,20 @@
 //! as "-pril", "-sartan", "-mab"), so that a question naming a drug no label of the index
 //! carries can be told it is not indexed. Pure; no vocabulary.
 
-/// USAN stems used as word endings (USAN Council, "USAN Stem List"), the shortest 4 letters so
-/// that ordinary English words rarely end in one.
-const STEMS: &[&str] = &[
-    "afil",
-    "azepam",
-    "azolam",
-    "bactam",
-    "barbital",
-    "buvir",
-    "cillin",
-    "conazole",
-    "coxib",
-    "cycline",
-    "dipine",
-    "dronate",
-    "floxacin",
-    "gatran",
-    "gliflozin",
-    "gliptin",
-    "glitazone",
-    "glutide",
-    "lukast",
-    "mab",
-    "navir",
-    "olol",
-    "oxetine",
-    "parin",
-    "platin",
-    "pramine",
-    "prazole",
-    "previr",
-    "pril",
-    "profen",
-    "sartan",
-    "semide",
-    "setron",
-    "statin",
-    "tasvir",
-    "thiazide",
-    "tidine",
-    "tinib",
-    "triptan",
-    "triptyline",
-    "vudine",
-    "xaban",
-    "zosin",
-];
+use std::sync::LazyLock;
+
+use super::word_tables::{column, threshold};
+use crate::tables::understand as tables;
+
+/// USAN stems used as word endings (`usan-stems.tsv`, from the USAN Council's "USAN Stem
+/// List"), the shortest 4 letters so that ordinary English words rarely end in one.
+static STEMS: LazyLock<Vec<&'static str>> = LazyLock::new(|| column(&tables::USAN_STEMS, "stem"));
 /// Shortest word taken for a drug name by its ending.
-const MIN_LENGTH: usize = 7;
+static MIN_LENGTH: LazyLock<usize> = LazyLock::new(|| threshold("min_stem_word"));
 
 /// Whether `word` (lowercase) is shaped like a drug name: long enough and ending in a stem.
 pub(super) fn has_drug_stem(word: &str) -> bool {
-    word.len() >= MIN_LENGTH
+    word.len() >= *MIN_LENGTH
         && word.chars().all(|c| c.is_ascii_lowercase())
         && STEMS.iter().any(|stem| word.ends_with(stem))
 }

@@ -552,3 +552,9 @@ fn a_brand_naming_its_generic_after_other_words_names_the_drug_by_the_generic_on
     assert_eq!(words("is it good to take advil with food"), ["advil"]);
     assert_eq!(words("levocetirizine and alcohol"), ["levocetirizine"]);
 }
+
+#[test]
+fn peripheral_sections_are_keys_of_the_label_schema() {
+    assert!(PERIPHERAL_SECTIONS.contains(&"spl_medguide"));
+    assert!(!PERIPHERAL_SECTIONS.contains(&"adverse_reactions"));
+}
