@@ -6,18 +6,9 @@
 use std::collections::HashMap;
 
 use super::vocabulary::VocabularyTerm;
+use crate::tables::graph::ADVERSE_REACTION_TERM_COLUMNS as CURATED_COLUMNS;
 use drugcite_core::text::key_of;
 
-/// The columns of `graph/adverse-reaction-terms.tsv` (`tables::graph::ADVERSE_REACTION_TERMS`).
-pub const CURATED_COLUMNS: &[&str] = &[
-    "term",
-    "origin",
-    "adverse_seen",
-    "adverse_annotated",
-    "other_seen",
-    "other_annotated",
-    "source",
-];
 /// The source of every row: the learner that writes the file (`format_curated`); the origin
 /// column says where the learner found the term.
 pub const CURATED_SOURCE: &str =

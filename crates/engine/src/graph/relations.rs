@@ -24,11 +24,13 @@ use crate::understand::populations::populations;
 use drugcite_core::text::{occurrences, WordEdge};
 
 mod drugs;
+mod target;
 #[cfg(test)]
 mod tests;
 
 use drugs::drug_targets;
 pub use drugs::Drugs;
+pub use target::Target;
 
 /// In a contraindication, what follows one of these is the reason given, not a target.
 static REASON: LazyLock<Regex> = LazyLock::new(|| {
@@ -82,30 +84,6 @@ static ABBREVIATIONS: LazyLock<Vec<String>> = LazyLock::new(|| {
     let table = tables::SENTENCE_ABBREVIATIONS.rows();
     table.values("abbreviation").map(str::to_owned).collect()
 });
-
-/// What a segment's relation points at.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Target {
-    Condition {
-        id: String,
-        name: String,
-    },
-    /// Labels (ordinals) of the drug named.
-    Drug(Vec<u32>),
-    /// An ingredient named that only combination products of the index contain (lowercase).
-    Ingredient(String),
-    /// Lowercase class name.
-    Class(String),
-    /// A drug named in the text that has no label in the index (lowercase).
-    Unlabelled(String),
-    /// A population or setting (`populations.rs` canonical name).
-    Population(String),
-    /// `member` is listed in the text as one of the enzyme class `class` (kind `member_of`).
-    Member {
-        member: Box<Target>,
-        class: String,
-    },
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Statement {

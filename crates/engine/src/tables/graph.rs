@@ -53,11 +53,20 @@ pub const ORGAN_HARMS: TableSource = vocabulary!(
     "organ-harms",
     &["phrase", "occurrences", "harm_share", "source"]
 );
+/// The columns of `graph/adverse-reaction-terms.tsv`: the term, where the learner found it,
+/// its counts in the annotations' learning half, and the source.
+pub const ADVERSE_REACTION_TERM_COLUMNS: &[&str] = &[
+    "term",
+    "origin",
+    "adverse_seen",
+    "adverse_annotated",
+    "other_seen",
+    "other_annotated",
+    "source",
+];
 /// Adverse-reaction terms beside the open vocabularies, learned with their statistics.
-pub const ADVERSE_REACTION_TERMS: TableSource = vocabulary!(
-    "adverse-reaction-terms",
-    crate::conditions::lexicon::CURATED_COLUMNS
-);
+pub const ADVERSE_REACTION_TERMS: TableSource =
+    vocabulary!("adverse-reaction-terms", ADVERSE_REACTION_TERM_COLUMNS);
 
 /// Named numbers of the graph build and answers.
 pub const THRESHOLDS: TableSource = graph_table!("thresholds", THRESHOLD_COLUMNS);

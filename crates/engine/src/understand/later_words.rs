@@ -4,7 +4,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::{is_name_word, DrugVocabulary, Found};
+use super::drug_words::is_name_word;
+use super::understanding::Found;
+use super::DrugVocabulary;
 
 impl DrugVocabulary {
     /// `found` narrowed to those of its labels whose names go on with the question's next word,

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use tantivy::tokenizer::TextAnalyzer;
 
-use super::phrase_positions;
+use super::class_phrases::phrase_positions;
 
 /// Lay phrases (as stems) with their label wording.
 #[derive(Default)]
@@ -46,14 +46,6 @@ impl LayTerms {
             }
         }
         wording
-    }
-}
-
-impl super::DrugVocabulary {
-    /// The label wording of the everyday phrases `text` holds ("erectile" of "erection"): what
-    /// a label says for the words a question uses.
-    pub fn label_wording_of(&self, text: &str) -> Vec<&str> {
-        self.lay_terms.wording_in(text)
     }
 }
 

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 use super::class_phrases::phrase_positions;
 use super::drug_words::{is_name_word, singular};
 use super::medicine::{form_after_material, JOINING_WORDS};
-use super::{DrugMention, DrugVocabulary, Found};
+use super::understanding::{DrugMention, Found};
+use super::DrugVocabulary;
 
 impl DrugVocabulary {
     /// Class phrases (longest first, never overlapping) and drug words, in question order.

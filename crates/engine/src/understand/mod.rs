@@ -27,17 +27,20 @@ mod lay;
 pub mod medicine;
 pub mod medicine_condition;
 mod mentions;
+mod name_table;
 mod naming;
 pub mod populations;
 mod reading;
 mod respelling;
 mod spelling;
 mod stems;
+mod understanding;
 mod unlabelled;
+mod vocabulary;
 mod word_tables;
 mod wording;
 
-use class_phrases::{class_phrases, phrase_positions, ClassPhrase};
+use class_phrases::class_phrases;
 pub(crate) use drug_words::name_parts;
 use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
 pub use intent::paired_sections;
@@ -47,10 +50,13 @@ use later_words::with_unsuffixed;
 use lay::LayTerms;
 use medicine::{named_form_routes, names_another_medicine};
 use mentions::named_drug_first;
-use naming::NameTable;
+use name_table::NameTable;
 pub(crate) use reading::{default_relations, example_connector, is_filler, Reading, Unasked};
-pub use respelling::{LabelWords, ReadAs};
+pub use respelling::LabelWords;
 use spelling::SpellingIndex;
+use understanding::Found;
+pub use understanding::{DrugMention, LabelNames, ReadAs, Understanding};
+pub use vocabulary::DrugVocabulary;
 use wording::{join_outside, join_without, names_another_drug, spelled_out, subject_naming};
 
 /// Label sections (openFDA keys) ranked below the professional sections unless a question asks
@@ -63,130 +69,6 @@ pub static PERIPHERAL_SECTIONS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     rows.flat_map(|row| cues::section_keys_of(source, row, row.cell(section)))
         .collect()
 });
-
-/// A drug or drug class the question names, and the labels (by ordinal) it covers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DrugMention {
-    pub word: String,
-    /// The class's name (lowercase) when the mention is a class phrase.
-    pub class: Option<String>,
-    pub labels: BTreeSet<u32>,
-    /// Those of `labels` that combine the drug with other ingredients.
-    pub combinations: BTreeSet<u32>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Understanding {
-    /// In order of first mention: the first is the question's subject unless `subject_open`.
-    pub drugs: Vec<DrugMention>,
-    /// The question asks which drugs ("drugs contraindicated with MAO inhibitors"): the drugs
-    /// it names are partners of the answer, not its subject.
-    pub subject_open: bool,
-    /// Requested section keys, strongest first, without repeats.
-    pub sections: Vec<&'static str>,
-    /// The question without the words naming its subject ("atorvastatin", "cholesterol
-    /// medicine"): what the text of an answer should match, while the subject selects labels.
-    pub topic: String,
-    /// The question without the class phrase naming its subject, plus the label wording of
-    /// its everyday phrases: the words of a BM25 query (a drug name stays, it matches the
-    /// labels' names).
-    pub keywords: String,
-    /// The keywords without the words naming a drug subject (its name, misspelled or not, and
-    /// the names of its own ingredients): the BM25 query within the subject's labels, where
-    /// every passage is the subject's and its name only rewards repeating it. Equal to
-    /// `keywords` for a class subject or none.
-    pub subject_keywords: String,
-    /// Drug names the question uses that no label of the index carries (drugs named in label
-    /// text, learned through `DrugVocabulary::with_unlabelled_drugs`; curated brands and class
-    /// members without a label; words shaped like drug names), in question order.
-    pub unlabelled_drugs: Vec<String>,
-    /// The names (lowercase phrases) a label text uses for the partners the question names
-    /// beside its subject: their words, generics, class phrases and members, and drugs named
-    /// that have no label (empty without a subject or a partner).
-    pub partner_names: BTreeSet<String>,
-    /// The labels of those partners (drugs or classes with labels, none shared with the
-    /// subject's) and the names their text uses for the subject (both empty without them).
-    pub partner_labels: BTreeSet<u32>,
-    pub subject_names: BTreeSet<String>,
-    /// Question words no indexed label uses and the label words they were read as
-    /// (`DrugVocabulary::with_label_words`), in question order.
-    pub read_as: Vec<ReadAs>,
-    /// The routes (lowercase, as openFDA spells them) of the forms the question names a
-    /// medicine by ("fish oil pills" → oral, "eye drops" → ophthalmic); empty without one.
-    pub form_routes: BTreeSet<String>,
-}
-
-impl Understanding {
-    /// The drug (or class, or condition's labels) the question is about: its first mention,
-    /// unless it asks for drugs in general.
-    pub fn subject(&self) -> Option<&DrugMention> {
-        self.drugs.first().filter(|_| !self.subject_open)
-    }
-}
-
-/// What the vocabulary needs of one indexed label: its ordinal, generic name, lowercase names
-/// (generic, brands, substances) and FDA established classes.
-pub struct LabelNames<'a> {
-    pub label: u32,
-    pub generic: &'a str,
-    pub names: &'a [String],
-    /// Its brand names, as the label writes them.
-    pub brands: &'a [String],
-    pub classes: &'a [String],
-    /// The routes its products are given by, as openFDA writes them ("ORAL").
-    pub routes: &'a [String],
-}
-
-/// A drug or class found in a question: the words it spans and whether they are a class phrase.
-struct Found {
-    span: Range<usize>,
-    class: bool,
-    mention: DrugMention,
-}
-
-/// Name words of the indexed labels → the labels that carry them; curated brands resolved to
-/// their generics' labels; class phrases → the labels of their members.
-#[derive(Default)]
-pub struct DrugVocabulary {
-    labels_by_word: HashMap<String, BTreeSet<u32>>,
-    /// Name words that appear only before a head noun ("lactic" of "lactic acid"): a question
-    /// mentions them only when it continues with one of these words.
-    continuations: HashMap<String, BTreeSet<String>>,
-    /// Name words no name begins with ("glargine" of "insulin glargine-yfgn") → the labels
-    /// whose names hold them: they narrow the word before them (`later_words.rs`).
-    later_words: HashMap<String, BTreeSet<u32>>,
-    /// Longest phrase first, so "beta blocker" wins over a shorter phrase inside it.
-    classes: Vec<ClassPhrase>,
-    /// Labels whose generic name lists several ingredients.
-    combinations: BTreeSet<u32>,
-    /// Everyday phrases and the label wording a question using them also searches.
-    lay_terms: LayTerms,
-    /// Words that begin a name (a generic's first word, a brand): what a drug is called by,
-    /// unlike the later words of a name ("complex" of "sodium ferric gluconate complex").
-    leading: BTreeSet<String>,
-    /// Name words a name begins with, for reading a misspelled drug name (not the later words
-    /// of product names, "starter" of "… starter kit", which ordinary words sit one edit from).
-    spelling: SpellingIndex,
-    /// Drug names of which the index holds no label: from curated data (brands, their
-    /// generics, class members) and from label text (`with_unlabelled_drugs`).
-    unlabelled: BTreeSet<String>,
-    /// What the labels call their drugs and the curated classes' members.
-    names: NameTable,
-    /// Curated brands the indexed labels do not carry → their generic: the word a label's
-    /// text uses, which a lexical query searches in the brand's place.
-    brand_generics: HashMap<String, String>,
-    /// Brands of drugs without a label (curated or named by label text) → their generic, the
-    /// word the labels' text names them by.
-    unlabelled_generics: HashMap<String, String>,
-    /// Label → the routes (lowercase) its products are given by; absent when the label says none.
-    routes: HashMap<u32, BTreeSet<String>>,
-    /// The live index's stems, for reading the question words no label uses.
-    label_words: LabelWords,
-    /// The brands the label text marks beside a drug's name (`label_brands.rs`).
-    label_brands: Vec<drugcite_core::label::BrandMention>,
-    /// Words that only ever follow another in a name: salts and forms ("bitartrate").
-    salts: BTreeSet<String>,
-}
 
 impl DrugVocabulary {
     /// The vocabulary of the current versions of the labels `snapshot` holds.
@@ -316,6 +198,55 @@ impl DrugVocabulary {
     ) -> Option<bool> {
         let given = self.routes.get(&label)?;
         Some(routes.into_iter().any(|route| given.contains(route)))
+    }
+
+    /// The vocabulary that reads a question's words no label uses through `words` (the served
+    /// labels' words); without it, every word is read as asked.
+    pub fn with_label_words(mut self, words: LabelWords) -> Self {
+        self.label_words = words;
+        self
+    }
+
+    /// `lower` (lowercase) with its negative contractions written out and its unknown words
+    /// read as label words, and the readings: what `understand` reads, and the graph's
+    /// question reading too.
+    pub fn respelled(&self, lower: &str) -> (String, Vec<ReadAs>) {
+        let written_out = contractions::expand_contractions(lower);
+        self.label_words
+            .respell(&written_out, |word| self.claims(word))
+    }
+
+    /// Whether `word` is the vocabulary's to read: a drug name (misspelled or not, with or
+    /// without a label, or shaped like one), a word of a class phrase or of a lay phrase.
+    fn claims(&self, word: &str) -> bool {
+        let known = |w: &str| self.names_a_drug(w);
+        known(word)
+            || singular(word).is_some_and(known)
+            || self.spelling.correct(word).is_some()
+            || stems::has_drug_stem(word)
+            || self.is_class_word(word)
+            || self.lay_terms.uses(word)
+    }
+
+    /// Whether `word` is a drug name the vocabulary knows, with a label or without, or a name
+    /// word that only comes before a head noun.
+    pub(super) fn names_a_drug(&self, word: &str) -> bool {
+        self.labels_by_word.contains_key(word)
+            || self.unlabelled.contains(word)
+            || self.continuations.contains_key(word)
+    }
+
+    /// Whether `word` is a word of a class phrase.
+    pub(super) fn is_class_word(&self, word: &str) -> bool {
+        self.classes
+            .iter()
+            .any(|c| c.words.iter().any(|w| w == word))
+    }
+
+    /// The label wording of the everyday phrases `text` holds ("erectile" of "erection"): what
+    /// a label says for the words a question uses.
+    pub fn label_wording_of(&self, text: &str) -> Vec<&str> {
+        self.lay_terms.wording_in(text)
     }
 
     pub fn understand(&self, question: &str) -> Understanding {

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
 use super::lay::stems;
+use super::understanding::ReadAs;
 use super::word_tables::threshold;
-use super::{singular, stems as drug_stems, DrugVocabulary};
 use drugcite_core::text::words;
 
 /// Shortest question word read as another (shorter words are too often a real word one edit
@@ -25,58 +25,6 @@ static MIN_OCCURRENCES: LazyLock<u32> =
     LazyLock::new(|| threshold("respell_min_occurrences") as u32);
 /// Shortest part of a word read as two (the shortest label word counted).
 const MIN_PART: usize = drugcite_store::SHORTEST_WORD;
-
-/// A question word and the words it was read as.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReadAs {
-    pub asked: String,
-    pub read: String,
-}
-
-impl DrugVocabulary {
-    /// The vocabulary that reads a question's words no label uses through `words` (the served
-    /// labels' words); without it, every word is read as asked.
-    pub fn with_label_words(mut self, words: LabelWords) -> Self {
-        self.label_words = words;
-        self
-    }
-
-    /// `lower` (lowercase) with its negative contractions written out and its unknown words
-    /// read as label words, and the readings: what `understand` reads, and the graph's
-    /// question reading too.
-    pub fn respelled(&self, lower: &str) -> (String, Vec<ReadAs>) {
-        let written_out = super::contractions::expand_contractions(lower);
-        self.label_words
-            .respell(&written_out, |word| self.claims(word))
-    }
-
-    /// Whether `word` is the vocabulary's to read: a drug name (misspelled or not, with or
-    /// without a label, or shaped like one), a word of a class phrase or of a lay phrase.
-    fn claims(&self, word: &str) -> bool {
-        let known = |w: &str| self.names_a_drug(w);
-        known(word)
-            || singular(word).is_some_and(known)
-            || self.spelling.correct(word).is_some()
-            || drug_stems::has_drug_stem(word)
-            || self.is_class_word(word)
-            || self.lay_terms.uses(word)
-    }
-
-    /// Whether `word` is a drug name the vocabulary knows, with a label or without, or a name
-    /// word that only comes before a head noun.
-    pub(super) fn names_a_drug(&self, word: &str) -> bool {
-        self.labels_by_word.contains_key(word)
-            || self.unlabelled.contains(word)
-            || self.continuations.contains_key(word)
-    }
-
-    /// Whether `word` is a word of a class phrase.
-    pub(super) fn is_class_word(&self, word: &str) -> bool {
-        self.classes
-            .iter()
-            .any(|c| c.words.iter().any(|w| w == word))
-    }
-}
 
 /// The words of the indexed label text, how often each occurs, and the stems they make.
 #[derive(Default)]

@@ -3,7 +3,9 @@
 //! (`with_unlabelled_drugs`) and reports them in `Understanding::unlabelled_drugs`. Never
 //! claims a word that names an indexed label.
 
-use super::{stems, DrugVocabulary, Found};
+use super::stems;
+use super::understanding::Found;
+use super::DrugVocabulary;
 
 impl DrugVocabulary {
     /// The vocabulary that also knows `names` (lowercase single words) as drugs without a

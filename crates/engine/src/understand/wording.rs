@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::drug_words::singular;
-use super::Found;
+use super::understanding::Found;
 
 /// The question's words with each misspelled drug name replaced by the name it stands for,
 /// and each curated brand of `brand_generics` by its generic (the word the labels' text uses).

@@ -5,7 +5,7 @@
 
 use petgraph::graph::NodeIndex;
 
-use super::KnowledgeGraph;
+use super::knowledge_graph::KnowledgeGraph;
 use crate::graph::model::{Node, NodeKind};
 
 /// The suffix curated lay classes carry in their names ("diuretic (lay)").

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::Found;
+use super::found::Found;
 use crate::graph::model::Severity;
 
 /// Keeps, in every group, only relationships whose target every group reaches.

@@ -6,7 +6,7 @@
 use crate::graph::model::RelationType;
 use crate::graph::query::{GraphQuestion, NamedDrug};
 
-use super::DEFAULT_TYPES;
+use super::found::DEFAULT_TYPES;
 use drugcite_core::text::key_of;
 
 /// The question with every relation type asked, for every condition too: what the graph

@@ -1,6 +1,7 @@
 use super::*;
-use crate::graph::model::Relationship;
+use crate::graph::model::{Evidence, GraphData, Node, Relationship, Severity};
 use drugcite_core::domain::Fingerprint;
+use drugcite_core::text::key_of;
 
 fn evidence(n: u64, section: &str) -> Vec<Evidence> {
     (0..n)

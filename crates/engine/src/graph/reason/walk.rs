@@ -8,7 +8,8 @@ use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
-use super::{Found, Hop, KnowledgeGraph, Walk};
+use super::found::{Found, Hop, Walk};
+use super::knowledge_graph::KnowledgeGraph;
 use crate::graph::model::{NodeKind, RelationType};
 use crate::graph::query::NamedDrug;
 

@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, LazyLock};
 
-use super::Target;
+use super::target::Target;
 use crate::graph::enzymes::enzyme_classes;
 use crate::graph::names::{curated_names, has_usan_stem};
 use crate::understand::{name_parts, DrugVocabulary};

@@ -7,114 +7,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
-use super::model::{Evidence, GraphData, Node, NodeKind, RelationType, Severity};
-use super::query::{GraphQuestion, NamedCondition, NamedDrug};
+use crate::graph::model::{NodeKind, RelationType};
+use crate::graph::query::{GraphQuestion, NamedCondition, NamedDrug};
 use crate::understand::form::QuestionForm;
-use drugcite_core::text::{key_contains, key_of};
-
-/// The relation types answered when a question names none.
-const DEFAULT_TYPES: [RelationType; 5] = [
-    RelationType::Contraindication,
-    RelationType::Warning,
-    RelationType::AdverseReaction,
-    RelationType::Indication,
-    RelationType::Interaction,
-];
-
-#[derive(Clone, Debug)]
-pub struct Edge {
-    pub kind: RelationType,
-    pub severity: Option<Severity>,
-    pub evidence: Vec<Evidence>,
-}
-
-/// A named condition resolved to graph nodes, with the relation types asked for it.
-struct Matched {
-    nodes: HashSet<NodeIndex>,
-    relations: Vec<RelationType>,
-}
-
-/// Edges walked, each as (edge, from, to).
-type Walk = Vec<(EdgeIndex, NodeIndex, NodeIndex)>;
-
-/// One step of a hop chain; `kind` "has_member" is a member_of edge walked from the class.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hop {
-    pub from: String,
-    pub kind: &'static str,
-    pub to: String,
-}
-
-/// A relationship in an answer: drug, target, the edge, and the chain that led to it.
-#[derive(Clone, Debug)]
-pub struct Found<'g> {
-    pub drug: &'g Node,
-    pub target: &'g Node,
-    pub edge: &'g Edge,
-    pub path: Vec<Hop>,
-}
-
-pub struct KnowledgeGraph {
-    graph: DiGraph<Node, Edge>,
-    by_id: HashMap<String, NodeIndex>,
-    /// The normalised key of each condition node's name, by node index.
-    condition_keys: Vec<Option<String>>,
-}
+use drugcite_core::text::key_contains;
 
 impl KnowledgeGraph {
-    pub fn new(data: GraphData) -> Self {
-        let mut graph = DiGraph::with_capacity(data.nodes.len(), data.relationships.len());
-        let mut by_id = HashMap::with_capacity(data.nodes.len());
-        let mut condition_keys = Vec::with_capacity(data.nodes.len());
-        for node in data.nodes {
-            condition_keys.push((node.kind == NodeKind::Condition).then(|| key_of(&node.name)));
-            let id = node.id.clone();
-            by_id.insert(id, graph.add_node(node));
-        }
-        for r in data.relationships {
-            if let (Some(&from), Some(&to)) = (by_id.get(&r.from), by_id.get(&r.to)) {
-                let edge = Edge {
-                    kind: r.kind,
-                    severity: r.severity,
-                    evidence: r.evidence,
-                };
-                graph.add_edge(from, to, edge);
-            }
-        }
-        Self {
-            graph,
-            by_id,
-            condition_keys,
-        }
-    }
-
-    /// Whether `word` names a drug node without a label of its own.
-    pub fn is_unlabelled_drug(&self, word: &str) -> bool {
-        self.by_id
-            .get(&format!("drug:{word}"))
-            .is_some_and(|&i| self.graph[i].unlabelled)
-    }
-
-    /// The names of the drug nodes without a label of their own.
-    pub fn unlabelled_drugs(&self) -> impl Iterator<Item = String> + '_ {
-        self.graph
-            .node_weights()
-            .filter(|n| n.unlabelled)
-            .map(|n| n.name.clone())
-    }
-
-    pub fn node_count(&self) -> usize {
-        self.graph.node_count()
-    }
-
-    pub fn edge_count(&self) -> usize {
-        self.graph.edge_count()
-    }
-
     /// The relationships answering `question`, ranked, at most `limit`.
     pub fn answer(
         &self,
@@ -475,11 +377,16 @@ fn boxed_ok(edge: &Edge, boxed_only: bool) -> bool {
 }
 
 mod broader;
+mod found;
+mod knowledge_graph;
 mod rank;
 mod recast;
 #[cfg(test)]
 mod tests;
 mod walk;
 
+pub use found::{Edge, Found, Hop};
+use found::{Matched, Walk, DEFAULT_TYPES};
+pub use knowledge_graph::KnowledgeGraph;
 use rank::{answer_strength, group_by_target, keep_shared_targets, rank, strongest};
 use recast::{drug_first, literal, subjects_of, widened};
