@@ -7,12 +7,18 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::provenance::{check_fits, Fit};
+use crate::tables::search::threshold;
 use crate::understand::{Understanding, PERIPHERAL_SECTIONS};
 use drugcite_core::domain::TextHash;
 use drugcite_store::{LabelSections, SegmentInfo};
 
-/// The fitted weights, kept in the repository beside this file.
+/// The fitted weights, kept in the repository beside this file, with the fits they come from.
 const LEARNED: &str = include_str!("ranking-weights.json");
+/// The lab script every fit of `LEARNED` must name.
+const FIT_SCRIPT: &str = "crates/lab/scripts/fit-ranking.py";
+/// The most asked sections a copy's section rank counts (`section_rank_cap`).
+static SECTION_RANK_CAP: LazyLock<usize> = LazyLock::new(|| threshold("section_rank_cap") as usize);
 
 /// A text's retrieval scores, each scaled to the best candidate's (0 when absent).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -114,9 +120,25 @@ impl Weights {
     /// The weights fitted on the dev questions' fit part.
     pub fn learned() -> &'static Weights {
         static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
-            serde_json::from_str(LEARNED).expect("ranking-weights.json is valid (unit-tested)")
+            Weights::fitted(LEARNED)
+                .unwrap_or_else(|e| panic!("ranking-weights.json: {e} (it is unit-tested)"))
         });
         &WEIGHTS
+    }
+
+    /// The weights of a fitted file whose `provenance` names a fit of `FIT_SCRIPT` on the fit
+    /// part for every weight it holds.
+    fn fitted(json: &str) -> Result<Weights, String> {
+        #[derive(Deserialize)]
+        struct Fitted {
+            provenance: Vec<Fit>,
+        }
+        let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let fitted = Fitted::deserialize(&value).map_err(|e| e.to_string())?;
+        let names = value.as_object().into_iter().flat_map(|o| o.keys());
+        let weights = names.map(String::as_str).filter(|k| *k != "provenance");
+        check_fits(&fitted.provenance, FIT_SCRIPT, weights)?;
+        Weights::deserialize(&value).map_err(|e| e.to_string())
     }
 
     pub fn score(&self, f: &CopyFeatures, section_key: &str) -> f32 {
@@ -185,7 +207,7 @@ impl CopyFeatures {
             other_drug: drug == DrugRelation::Other,
             unnamed_drug: drug == DrugRelation::Unnamed,
             off_section,
-            section_rank: rank.unwrap_or(0).min(5) as f32,
+            section_rank: rank.unwrap_or(0).min(*SECTION_RANK_CAP) as f32,
             peripheral: is_peripheral && asked.is_none(),
             patient_voice: info.addresses_patient && !is_peripheral,
             names_partner: own && !off_section && names(&partners.naming_partner),
@@ -419,6 +441,22 @@ mod tests {
             ..base
         };
         assert!(weights.score(&better_text, "x") > weights.score(&base, "x"));
+    }
+
+    #[test]
+    fn weights_are_used_only_with_a_fit_naming_each() {
+        let learned: serde_json::Value = serde_json::from_str(LEARNED).unwrap();
+        assert!(learned["provenance"]
+            .as_array()
+            .is_some_and(|f| !f.is_empty()));
+        let mut unfitted = learned.clone();
+        unfitted["names_effect"] = serde_json::json!(0.5);
+        unfitted["new_weight"] = serde_json::json!(0.5);
+        let refused = Weights::fitted(&unfitted.to_string()).unwrap_err();
+        assert_eq!(refused, "new_weight was set by no fit");
+        let mut bare = learned;
+        bare.as_object_mut().unwrap().remove("provenance");
+        assert!(Weights::fitted(&bare.to_string()).is_err(), "no provenance");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod features;
 pub mod headings;
 pub mod indicated;
 pub mod lexical;
+mod provenance;
 pub mod ranking;
 pub mod section_space;
 
@@ -85,6 +86,7 @@ struct Retrieved {
 impl Searcher {
     /// Without an embedder, or over a generation ingested without one, search is lexical only.
     pub fn new(index: Arc<LiveIndex>, embedder: Option<Arc<Embedder>>) -> Self {
+        Weights::learned(); // checked here, so a searcher never starts with unfitted weights
         let sections = embedder.as_ref().and_then(|e| match SectionSpace::embed(e) {
             Ok(space) => Some(space),
             Err(error) => {

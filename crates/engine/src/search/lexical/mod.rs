@@ -13,7 +13,7 @@ mod top_texts;
 pub use naming::labels_texts_naming;
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use tantivy::columnar::ColumnValues;
 use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
@@ -25,8 +25,10 @@ use drugcite_core::domain::{Fingerprint, TextHash};
 use drugcite_store::prehashed::Prehashed;
 use drugcite_store::{Snapshot, StoreError};
 
-/// Weight of a question word matching the drug's generic, brand or substance name.
-const NAME_BOOST: Score = 1.5;
+/// Weight of a question word matching the drug's generic, brand or substance name
+/// (`name_boost` of `tables/search/thresholds.tsv`).
+static NAME_BOOST: LazyLock<Score> =
+    LazyLock::new(|| crate::tables::search::threshold("name_boost") as Score);
 
 /// A distinct text among the lexical candidates: its best-scoring copy and that copy's score.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -160,7 +162,7 @@ fn terms_query(terms: &[String], text: Field, names: Option<Field>) -> Box<dyn Q
         .iter()
         .flat_map(|token| {
             let name = names.map(|names| {
-                let boosted = BoostQuery::new(term(names, token), NAME_BOOST);
+                let boosted = BoostQuery::new(term(names, token), *NAME_BOOST);
                 (Occur::Should, Box::new(boosted) as Box<dyn Query>)
             });
             std::iter::once((Occur::Should, term(text, token))).chain(name)
