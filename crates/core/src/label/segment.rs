@@ -191,7 +191,7 @@ fn ends_sentence(word: &str, next: &str) -> bool {
     }
     let lower = core.trim_start_matches(['(', '[', '"']).to_lowercase();
     let single_letter = lower.chars().filter(|c| c.is_alphabetic()).count() == 1;
-    if single_letter || ABBREVIATIONS.iter().any(|a| *a == lower) {
+    if single_letter || ABBREVIATIONS.contains(&lower) {
         return false;
     }
     next.chars()

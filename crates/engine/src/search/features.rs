@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::provenance::{check_fits, Fit};
+use super::provenance::fitted_values;
 use crate::tables::search::threshold;
 use crate::understand::{Understanding, PERIPHERAL_SECTIONS};
 use drugcite_core::domain::TextHash;
@@ -120,25 +120,10 @@ impl Weights {
     /// The weights fitted on the dev questions' fit part.
     pub fn learned() -> &'static Weights {
         static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
-            Weights::fitted(LEARNED)
+            fitted_values(LEARNED, FIT_SCRIPT)
                 .unwrap_or_else(|e| panic!("ranking-weights.json: {e} (it is unit-tested)"))
         });
         &WEIGHTS
-    }
-
-    /// The weights of a fitted file whose `provenance` names a fit of `FIT_SCRIPT` on the fit
-    /// part for every weight it holds.
-    fn fitted(json: &str) -> Result<Weights, String> {
-        #[derive(Deserialize)]
-        struct Fitted {
-            provenance: Vec<Fit>,
-        }
-        let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        let fitted = Fitted::deserialize(&value).map_err(|e| e.to_string())?;
-        let names = value.as_object().into_iter().flat_map(|o| o.keys());
-        let weights = names.map(String::as_str).filter(|k| *k != "provenance");
-        check_fits(&fitted.provenance, FIT_SCRIPT, weights)?;
-        Weights::deserialize(&value).map_err(|e| e.to_string())
     }
 
     pub fn score(&self, f: &CopyFeatures, section_key: &str) -> f32 {
@@ -444,19 +429,9 @@ mod tests {
     }
 
     #[test]
-    fn weights_are_used_only_with_a_fit_naming_each() {
-        let learned: serde_json::Value = serde_json::from_str(LEARNED).unwrap();
-        assert!(learned["provenance"]
-            .as_array()
-            .is_some_and(|f| !f.is_empty()));
-        let mut unfitted = learned.clone();
-        unfitted["names_effect"] = serde_json::json!(0.5);
-        unfitted["new_weight"] = serde_json::json!(0.5);
-        let refused = Weights::fitted(&unfitted.to_string()).unwrap_err();
-        assert_eq!(refused, "new_weight was set by no fit");
-        let mut bare = learned;
-        bare.as_object_mut().unwrap().remove("provenance");
-        assert!(Weights::fitted(&bare.to_string()).is_err(), "no provenance");
+    fn the_committed_weights_name_their_fits() {
+        let fitted: Result<Weights, String> = fitted_values(LEARNED, FIT_SCRIPT);
+        assert_eq!(fitted.as_ref(), Ok(Weights::learned()));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! each fit that wrote one — its date, the lab script, the values it set and the question files
 //! of its fit part — and the checks a file must pass to be used. Reads and fits nothing.
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 /// One fit of a file, as the lab script writes it.
@@ -69,6 +70,21 @@ pub(crate) fn check_fits<'a>(
     }
 }
 
+/// The values of a fitted JSON object whose `provenance` lists the fits of `script` that set
+/// every other member of it.
+pub(crate) fn fitted_values<T: DeserializeOwned>(json: &str, script: &str) -> Result<T, String> {
+    #[derive(Deserialize)]
+    struct Fitted {
+        provenance: Vec<Fit>,
+    }
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let fitted = Fitted::deserialize(&value).map_err(|e| e.to_string())?;
+    let members = value.as_object().into_iter().flat_map(|o| o.keys());
+    let names = members.map(String::as_str).filter(|k| *k != "provenance");
+    check_fits(&fitted.provenance, script, names)?;
+    T::deserialize(value).map_err(|e| e.to_string())
+}
+
 fn is_date(date: &str) -> bool {
     let bytes = date.as_bytes();
     bytes.len() == 10
@@ -113,5 +129,25 @@ mod tests {
         let mut undated = fit(&[]);
         undated.date = "2 Dec 2026".into();
         assert!(undated.check(script).is_err());
+    }
+
+    #[test]
+    fn a_fitted_file_is_read_only_when_its_fits_name_every_value() {
+        type Values = std::collections::BTreeMap<String, serde_json::Value>;
+        let script = "crates/lab/scripts/fit-ranking.py";
+        let fits = serde_json::json!([{"date": "2026-12-02", "script": script,
+            "fitted": ["semantic"], "dataset": {"part": "fit", "files": ["a.jsonl"], "questions": 3}}]);
+        let file = serde_json::json!({"semantic": 0.75, "provenance": fits});
+        let read: Values = fitted_values(&file.to_string(), script).unwrap();
+        assert_eq!(read["semantic"], 0.75);
+        let mut unfitted = file.clone();
+        unfitted["new_weight"] = serde_json::json!(0.5);
+        let refused = fitted_values::<Values>(&unfitted.to_string(), script);
+        assert_eq!(refused, Err("new_weight was set by no fit".to_owned()));
+        let bare = serde_json::json!({"semantic": 0.75});
+        assert!(
+            fitted_values::<Values>(&bare.to_string(), script).is_err(),
+            "no provenance"
+        );
     }
 }
