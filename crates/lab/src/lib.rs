@@ -13,6 +13,7 @@ pub mod eval_graph;
 pub mod extract_cli;
 pub mod extractor_learning;
 pub mod severity_cli;
+pub mod tables;
 pub mod training;
 
 /// Writes to stdout, a closed pipe (`| head`) being an error like any other, not a panic.
