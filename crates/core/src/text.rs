@@ -1,11 +1,14 @@
 //! Words of text, one place for every part of drugcite that reads words: the condition
 //! matchers' normalised words with byte spans, name words, whitespace-separated words, and
-//! whole-word occurrence tests. Pure functions over `&str`; no vocabulary, no I/O.
+//! whole-word occurrence tests. Pure functions over `&str`; its only English is the plural
+//! endings and negative contractions of `tables/`. No vocabulary, no I/O.
 
 use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
+
+use crate::tables;
 
 /// One word of a text: where it is and its normalised form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,20 +46,46 @@ fn word(text: &str, span: Range<usize>) -> Word {
     Word { span, norm }
 }
 
-/// "reactions" → "reaction", "neuropathies" → "neuropathy"; words in -ss, -us, -is stay.
+/// "reactions" → "reaction", "neuropathies" → "neuropathy"; words in -ss, -us, -is stay
+/// (`tables/plural-endings.tsv`, tried in order).
 pub fn fold_plural(word: &str) -> String {
     let long = word.chars().count();
-    if long > 4 && word.ends_with("ies") {
-        return format!("{}y", &word[..word.len() - 3]);
-    }
-    let keeps = ["ss", "us", "is", "'s"]
+    let rule = PLURAL_ENDINGS
         .iter()
-        .any(|end| word.ends_with(end));
-    if long > 3 && word.ends_with('s') && !keeps {
-        return word[..word.len() - 1].to_owned();
+        .find(|rule| long >= rule.min_chars && word.ends_with(&rule.ending));
+    match rule {
+        Some(rule) => format!(
+            "{}{}",
+            &word[..word.len() - rule.ending.len()],
+            rule.singular
+        ),
+        None => word.to_owned(),
     }
-    word.to_owned()
 }
+
+/// One row of `tables/plural-endings.tsv`.
+struct PluralEnding {
+    ending: String,
+    singular: String,
+    min_chars: usize,
+}
+
+static PLURAL_ENDINGS: LazyLock<Vec<PluralEnding>> = LazyLock::new(|| {
+    let table = tables::PLURAL_ENDINGS.rows();
+    let columns = ["ending", "singular", "min_chars"].map(|c| table.column(c));
+    let rule = |row: &crate::table::Row| {
+        let min_chars = row.cell(columns[2]).parse().unwrap_or_else(|_| {
+            let file = tables::PLURAL_ENDINGS.file;
+            panic!("{file}:{}: min_chars is not a count", row.line())
+        });
+        PluralEnding {
+            ending: row.cell(columns[0]).to_owned(),
+            singular: row.cell(columns[1]).to_owned(),
+            min_chars,
+        }
+    };
+    table.rows().iter().map(rule).collect()
+});
 
 /// The normalised key of a phrase: its words' normal forms joined by one space.
 pub fn key_of(phrase: &str) -> String {
@@ -75,11 +104,13 @@ pub fn join(words: &[Word]) -> String {
 }
 
 /// Whether two neighbouring words can belong to one term: only spaces, a hyphen or a slash
-/// between them (at most three characters), or one line break with at most a space each side.
-/// Punctuation, table gaps and paragraph breaks end a term.
+/// between them (at most `term_gap_chars` of `tables/thresholds.tsv`), or one line break with
+/// at most a space each side. Punctuation, table gaps and paragraph breaks end a term.
 pub fn joinable(gap: &str) -> bool {
+    static TERM_GAP_CHARS: LazyLock<usize> =
+        LazyLock::new(|| tables::THRESHOLDS.rows().number("term_gap_chars") as usize);
     let inline = !gap.is_empty()
-        && gap.len() <= 3
+        && gap.len() <= *TERM_GAP_CHARS
         && gap.chars().all(|c| matches!(c, ' ' | '\t' | '-' | '/'));
     let line_break = matches!(gap, "\n" | " \n" | "\n " | " \n ");
     inline || line_break
@@ -181,16 +212,24 @@ pub fn key_contains(key: &str, phrase: &str) -> bool {
 
 /// `lower` (lowercase) with its negative contractions written out ("shouldn't" is "should
 /// not", "can't" "cannot", "won't" "will not"; straight or curly apostrophe): the cue phrases
-/// that read a question ("should not take") are written out, as labels write them.
+/// that read a question ("should not take") are written out, as labels write them. A stem of
+/// `tables/contractions.tsv` is written as it says, any other as the verb and "not".
 pub fn expand_contractions(lower: &str) -> String {
     static CONTRACTION: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\b([a-z]+)n['’]t\b").expect("contraction pattern"));
+    static IRREGULAR: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+        let table = tables::CONTRACTIONS.rows();
+        let (stem, written) = (table.column("stem"), table.column("written_out"));
+        let pair =
+            |row: &crate::table::Row| (row.cell(stem).to_owned(), row.cell(written).to_owned());
+        table.rows().iter().map(pair).collect()
+    });
     CONTRACTION
-        .replace_all(lower, |caps: &regex::Captures| match &caps[1] {
-            "ca" => "cannot".to_owned(),
-            "wo" => "will not".to_owned(),
-            "sha" => "shall not".to_owned(),
-            verb => format!("{verb} not"),
+        .replace_all(lower, |caps: &regex::Captures| {
+            match IRREGULAR.iter().find(|(stem, _)| *stem == caps[1]) {
+                Some((_, written)) => written.clone(),
+                None => format!("{} not", &caps[1]),
+            }
         })
         .into_owned()
 }
@@ -226,6 +265,35 @@ mod tests {
         assert_eq!(fold_plural("abscess"), "abscess");
         assert_eq!(fold_plural("stomatitis"), "stomatitis");
         assert_eq!(fold_plural("gas"), "gas");
+    }
+
+    #[test]
+    fn the_first_plural_ending_a_word_has_and_is_long_enough_for_decides() {
+        let folded = [
+            "ties",
+            "pies",
+            "cats",
+            "virus",
+            "hodgkin's",
+            "bus",
+            "is",
+            "ies",
+        ]
+        .map(fold_plural);
+        assert_eq!(
+            folded,
+            [
+                "tie",
+                "pie",
+                "cat",
+                "virus",
+                "hodgkin's",
+                "bus",
+                "is",
+                "ies"
+            ]
+        );
+        assert_eq!(fold_plural("allergies"), "allergy");
     }
 
     #[test]

@@ -17,12 +17,20 @@ over a fixed grid per weight (deterministic). Held-out questions are only scored
 weights, less overfitting). `--cv=4` writes nothing: it asks whether refitting would generalise,
 by fitting on three quarters of the fit part (every kind split alike) and scoring the quarter
 left out, four times (see README "How the ranking was fitted").
+
+The file's `provenance` lists the fits its weights come from, oldest first: the date (UTC), this
+script, the weights fitted and the dataset (the rows' question files, in order, and how many fit
+questions). A full fit starts the list again; `--only` adds its fit to it. The engine refuses
+weights no fit names (`search/provenance.rs`).
 """
 
+import datetime
 import json
 import math
 import sys
 from collections import defaultdict
+
+SCRIPT = "crates/lab/scripts/fit-ranking.py"
 
 FLAGS = ["combination", "other_drug", "unnamed_drug", "off_section", "peripheral", "patient_voice",
          "names_partner", "partner_names_subject", "names_effect", "other_form"]
@@ -136,10 +144,31 @@ def with_value(weights, name, value):
     return dict(weights, **{name: value})
 
 
+def fit_names(questions, only=None):
+    """What a fit tries, in order: every weight, or those of `only`."""
+    names = ["semantic", "meaning"] + SCALARS + FLAGS + ["prior:" + s for s in prior_sections(questions)]
+    return [n for n in names if only is None or n in only]
+
+
+def fitted_weights(names):
+    """The weights of the file that fitting `names` sets (a section's prior is `section_prior`)."""
+    fitted = []
+    for name in names:
+        keys = (["meaning_margin", "meaning_asked"] if name == "meaning"
+                else ["section_prior"] if name.startswith("prior:") else [name])
+        fitted += [k for k in keys if k not in fitted]
+    return fitted
+
+
+def provenance_entry(date, fitted, files, questions):
+    """One fit of the file's `provenance`."""
+    return {"date": date, "script": SCRIPT, "fitted": fitted,
+            "dataset": {"part": "fit", "files": files, "questions": questions}}
+
+
 def fit(weights, questions, only=None):
     best = objective(weights, questions)
-    names = ["semantic", "meaning"] + SCALARS + FLAGS + ["prior:" + s for s in prior_sections(questions)]
-    names = [n for n in names if only is None or n in only]
+    names = fit_names(questions, only)
     for _ in range(PASSES):
         improved = False
         for name in names:
@@ -191,6 +220,7 @@ def main():
     questions = load(rows_path)
     with open(weights_path) as f:
         weights = json.load(f)
+    history = weights.pop("provenance", [])
     fit_part = [q for q in questions if not q[1]]
     held_part = [q for q in questions if q[1]]
     report("fit before (nDCG@10/S@1)", weights, fit_part)
@@ -205,6 +235,10 @@ def main():
     weights = fit(weights, fit_part, only)
     report("fit after", weights, fit_part)
     report("held after", weights, held_part)
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    files = list(dict.fromkeys(q[2] for q in questions))
+    entry = provenance_entry(today, fitted_weights(fit_names(fit_part, only)), files, len(fit_part))
+    weights["provenance"] = (history if only else []) + [entry]
     with open(weights_path, "w") as f:
         json.dump(weights, f, indent=2)
         f.write("\n")

@@ -9,12 +9,19 @@ not from hand-written descriptions. Held-out questions (`held` in the rows) are 
     target/release/drugcite-lab --data-dir D ranking-features FILES... > rows.jsonl
     python3 crates/lab/scripts/fit-section-prototypes.py rows.jsonl > crates/engine/src/search/section-prototypes.json
 
+The file's `provenance` says where the prototypes come from: the date (UTC), this script and the
+dataset (the rows' question files, in order, and how many fit questions the prototypes average);
+the engine checks it (`search/provenance.rs`).
+
 Python standard library only; deterministic (rows in file order, sums in float64).
 """
 
+import datetime
 import json
 import math
 import sys
+
+SCRIPT = "crates/lab/scripts/fit-section-prototypes.py"
 
 # Section keys that answer alike share a prototype (openFDA keys; old- and new-format labels).
 GROUPS = [
@@ -39,15 +46,29 @@ GROUPS = [
 MIN_QUESTIONS = 5
 
 
+def provenance(date, files, questions):
+    """The file's `provenance`."""
+    return {"date": date, "script": SCRIPT,
+            "dataset": {"part": "fit", "files": files, "questions": questions}}
+
+
+def write(model_id, provenance_, prototypes, out):
+    json.dump({"model_id": model_id, "provenance": provenance_, "prototypes": prototypes}, out)
+    out.write("\n")
+
+
 def main():
     group_of = {key: i for i, keys in enumerate(GROUPS) for key in keys}
     sums = [None] * len(GROUPS)
     counts = [0] * len(GROUPS)
     used = 0
     model_id = None
+    files = []
     with open(sys.argv[1]) as rows:
         for line in rows:
             row = json.loads(line)
+            if row["file"] not in files:
+                files.append(row["file"])
             vector = row.get("topic_vector")
             if row["held"] or not vector:
                 continue
@@ -72,8 +93,8 @@ def main():
         prototypes.append({"sections": keys, "questions": count,
                            "vector": [round(x / norm, 6) for x in total]})
     print(f"{used} fit questions", file=sys.stderr)
-    json.dump({"model_id": model_id, "prototypes": prototypes}, sys.stdout)
-    sys.stdout.write("\n")
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    write(model_id, provenance(today, files, used), prototypes, sys.stdout)
 
 
 if __name__ == "__main__":

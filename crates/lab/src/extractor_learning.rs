@@ -18,14 +18,31 @@ use drugcite_engine::conditions::lexicon::{
 use drugcite_engine::conditions::matcher::{Matcher, Purpose};
 use drugcite_engine::conditions::vocabulary::VocabularyTerm;
 
-/// A list item is taken as a listed reaction when at least this many labels' lists name it.
-const MIN_LISTINGS: usize = 2;
-const MAX_LISTED_WORDS: usize = 4;
-/// Sentences that introduce a label's list of its common adverse reactions.
+use crate::tables;
+
+/// A list item is taken as a listed reaction when at least `min_listings` labels' lists name
+/// it; longer items than `max_listed_words` words are none (`tables/thresholds.tsv`).
+static MIN_LISTINGS: LazyLock<usize> = LazyLock::new(|| threshold("min_listings"));
+static MAX_LISTED_WORDS: LazyLock<usize> = LazyLock::new(|| threshold("max_listed_words"));
+/// Bytes after a list's introduction read for its items.
+static LIST_REACH: LazyLock<usize> = LazyLock::new(|| threshold("list_reach"));
+/// Sentences that introduce a label's list of its common adverse reactions
+/// (`tables/list-intro.tsv`).
 static LIST_INTRO: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(most common|most frequent|commonly (?:observed|reported)|frequently reported|common)\s+(?:\([^)]*\)\s*)?adverse (?:reactions|events|experiences)[^.:]{0,120}?(?:were|are|was|is|include|included|including|:)\s*(?:\([^)]*\)\s*)?:?",
-    )
+    let any = |part: &str| {
+        intro_parts(part)
+            .iter()
+            .map(|p| regex::escape(p))
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    let reach = threshold("list_intro_reach");
+    Regex::new(&format!(
+        r"(?i)({})\s+(?:\([^)]*\)\s*)?adverse (?:{})[^.:]{{0,{reach}}}?(?:{})\s*(?:\([^)]*\)\s*)?:?",
+        any("opener"),
+        any("noun"),
+        any("verb"),
+    ))
     .expect("list intro pattern")
 });
 static LIST_END: LazyLock<Regex> =
@@ -36,36 +53,47 @@ static BRACKETED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\([^)]*\)|\(.*$|\[[^\]]*\]").expect("bracket pattern"));
 static LIST_ITEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[a-z][a-z '\-]+$").expect("list item pattern"));
-/// List items that are not reactions.
-const NOT_REACTIONS: &[&str] = &[
-    "adverse events",
-    "adverse reactions",
-    "events",
-    "group",
-    "legs",
-    "mild",
-    "moderate",
-    "normal",
-    "other",
-    "others",
-    "patients",
-    "placebo",
-    "precaution",
-    "precautions",
-    "reactions",
-    "serious",
-    "severe",
-    "side effects",
-    "skin",
-    "warnings",
-];
-/// Label fields whose lists of common reactions are read.
-const LISTING_FIELDS: &[&str] = &[
-    "adverse_reactions",
-    "adverse_reactions_table",
-    "warnings_and_cautions",
-    "boxed_warning",
-];
+/// Verbs stripped (with the space after them) from the start of an item.
+static LEADS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let leads = intro_parts("lead").into_iter();
+    leads.map(|lead| format!("{lead} ")).collect()
+});
+/// List items that are not reactions: whole items, and last words of items of several words
+/// (`tables/not-reactions.tsv`).
+static NOT_REACTIONS: LazyLock<(Vec<String>, Vec<String>)> = LazyLock::new(|| {
+    let table = tables::NOT_REACTIONS.rows();
+    let (item, how) = (table.column("item"), table.column("match"));
+    let (mut whole, mut last) = (Vec::new(), Vec::new());
+    for row in table.rows() {
+        match row.cell(how) {
+            "whole" => whole.push(row.cell(item).to_owned()),
+            "last-word" => last.push(format!(" {}", row.cell(item))),
+            other => panic!(
+                "{}:{}: match {other:?} is neither whole nor last-word",
+                tables::NOT_REACTIONS.file,
+                row.line()
+            ),
+        }
+    }
+    (whole, last)
+});
+/// Label fields whose lists of common reactions are read (`tables/listing-fields.tsv`).
+static LISTING_FIELDS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let table = tables::LISTING_FIELDS.rows();
+    table.values("field").map(str::to_owned).collect()
+});
+
+fn threshold(name: &str) -> usize {
+    tables::THRESHOLDS.rows().number(name) as usize
+}
+
+/// The phrases of one part of `tables/list-intro.tsv`, in file order.
+fn intro_parts(part: &str) -> Vec<String> {
+    let table = tables::LIST_INTRO.rows();
+    let (of, phrase) = (table.column("part"), table.column("phrase"));
+    let rows = table.rows().iter().filter(|row| row.cell(of) == part);
+    rows.map(|row| row.cell(phrase).to_owned()).collect()
+}
 
 /// One annotated section.
 #[derive(Clone, Debug)]
@@ -147,7 +175,7 @@ pub fn learn(
     for mention in learning.iter().flat_map(|s| &s.mentions) {
         add(mention, |o| o.annotated = true);
     }
-    for (term, _) in listed.iter().filter(|(_, n)| **n >= MIN_LISTINGS) {
+    for (term, _) in listed.iter().filter(|(_, n)| **n >= *MIN_LISTINGS) {
         add(term, |o| o.listed = true);
     }
     let unweighted: Vec<CuratedTerm> = rows.values().cloned().collect();
@@ -219,8 +247,8 @@ pub fn listed_reactions(labels: &Path) -> anyhow::Result<BTreeMap<String, usize>
     let mut counts = BTreeMap::new();
     for line in BufReader::new(reader).lines() {
         let record: serde_json::Value = serde_json::from_str(&line?)?;
-        for field in LISTING_FIELDS {
-            let texts = record[field].as_array().into_iter().flatten();
+        for field in LISTING_FIELDS.iter() {
+            let texts = record[field.as_str()].as_array().into_iter().flatten();
             for text in texts.filter_map(|t| t.as_str()) {
                 for item in list_items(text) {
                     *counts.entry(item).or_default() += 1;
@@ -235,7 +263,7 @@ pub fn listed_reactions(labels: &Path) -> anyhow::Result<BTreeMap<String, usize>
 pub fn list_items(text: &str) -> Vec<String> {
     let mut items = Vec::new();
     for intro in LIST_INTRO.find_iter(text) {
-        let mut end = (intro.end() + 600).min(text.len());
+        let mut end = (intro.end() + *LIST_REACH).min(text.len());
         while !text.is_char_boundary(end) {
             end -= 1;
         }
@@ -249,16 +277,17 @@ pub fn list_items(text: &str) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(" ")
                 .to_lowercase();
-            let item = ["were ", "are ", "was ", "is ", "include ", "included "]
+            let item = LEADS
                 .iter()
-                .find_map(|lead| item.strip_prefix(lead))
+                .find_map(|lead| item.strip_prefix(lead.as_str()))
                 .unwrap_or(&item)
                 .to_owned();
             let words = item.split(' ').count();
-            if (1..=MAX_LISTED_WORDS).contains(&words)
+            let (not_whole, not_last) = &*NOT_REACTIONS;
+            if (1..=*MAX_LISTED_WORDS).contains(&words)
                 && LIST_ITEM.is_match(&item)
-                && !NOT_REACTIONS.contains(&item.as_str())
-                && !item.ends_with(" disorders")
+                && !not_whole.contains(&item)
+                && !not_last.iter().any(|last| item.ends_with(last.as_str()))
             {
                 items.push(item);
             }
@@ -347,4 +376,18 @@ fn extract_adverse_reactions(matcher: &Matcher, section: &str, text: &str) -> Ve
         .into_iter()
         .map(|m| text[m.span].to_owned())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_common_reactions_list_gives_its_reaction_items() {
+        let text = "The most common adverse reactions (>= 5%) were nausea, placebo, vomiting and \
+                    nervous system disorders. Others were rare.";
+        assert_eq!(list_items(text), ["nausea", "vomiting"]);
+        let no_list = "Adverse reactions were nausea and vomiting.";
+        assert!(list_items(no_list).is_empty(), "no opener");
+    }
 }

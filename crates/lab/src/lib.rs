@@ -14,6 +14,7 @@ pub mod extract_cli;
 pub mod extractor_learning;
 mod output;
 pub mod severity_cli;
+pub mod tables;
 pub mod training;
 
 pub use output::write_stdout;

@@ -6,7 +6,7 @@ use std::fmt;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
-use super::InvalidInput;
+use super::invalid::InvalidInput;
 
 const PREFIX: &str = "dck_";
 const ID_HEX: usize = 12;

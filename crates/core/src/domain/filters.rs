@@ -1,7 +1,8 @@
 //! Optional search filters beside the spec's fields: drug (generic or brand name), section
 //! (human name or openFDA key) and route. Each, when given, is a non-blank string.
 
-use super::{is_invisible, InvalidInput};
+use super::invalid::InvalidInput;
+use super::visible::is_invisible;
 
 const MAX_FILTER_CHARS: usize = 200;
 

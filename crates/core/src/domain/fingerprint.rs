@@ -5,7 +5,7 @@ use std::fmt;
 
 use sha2::{Digest, Sha256};
 
-use super::InvalidInput;
+use super::invalid::InvalidInput;
 
 /// Domain tag hashed before the parts, so that no other SHA-256 use collides with ours.
 const DOMAIN_TAG: &[u8] = b"drugcite.segment.v1";

@@ -1,6 +1,7 @@
 //! `max_hops` and `limit` of a graph question, within 1–3 and 1–100.
 
-use super::{count_within, InvalidInput};
+use super::count::count_within;
+use super::invalid::InvalidInput;
 
 const MAX_HOPS: i64 = 3;
 const DEFAULT_HOPS: usize = 2;

@@ -2,7 +2,7 @@
 //! pattern (compiled as a regex, as schema checkers do) matches exactly when the check accepts.
 
 use super::question::{is_content, PATTERN};
-use super::{is_invisible, VISIBLE_PATTERN};
+use super::visible::{is_invisible, VISIBLE_PATTERN};
 
 fn agrees(pattern: &str, accepts: impl Fn(char) -> bool) {
     let regex = regex::Regex::new(pattern).unwrap();

@@ -1,13 +1,14 @@
 //! A search or reasoning question: present, not blank, and of bounded length. The rule is
 //! the OpenAPI document's too (`PATTERN`, `maxLength`), so a client can check it before sending.
 
-use super::{is_invisible, InvalidInput};
+use super::invalid::InvalidInput;
+use super::visible::is_invisible;
 
 /// Longest question accepted, in characters; longer input is a client error, not a slow query.
 pub const MAX_QUESTION_CHARS: usize = 2_000;
 
 /// What a question must contain somewhere, as a JSON Schema pattern: a character that is
-/// neither invisible (`super::VISIBLE_PATTERN`'s set) nor ASCII punctuation (`is_content`).
+/// neither invisible (`visible::VISIBLE_PATTERN`'s set) nor ASCII punctuation (`is_content`).
 pub const PATTERN: &str = r"[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]";
 
 /// The characters `PATTERN` looks for.

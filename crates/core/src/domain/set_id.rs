@@ -1,7 +1,7 @@
 //! A label's set id as clients send it: the SPL setId UUID, any letter case, kept lowercase
 //! (the form the store keys labels by).
 
-use super::InvalidInput;
+use super::invalid::InvalidInput;
 
 const LENGTH: usize = 36;
 const HYPHENS: [usize; 4] = [8, 13, 18, 23];

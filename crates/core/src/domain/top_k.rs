@@ -1,6 +1,7 @@
 //! `top_k`: how many search results a client asked for, within the spec's 1–100.
 
-use super::{count_within, InvalidInput};
+use super::count::count_within;
+use super::invalid::InvalidInput;
 
 const MIN: i64 = 1;
 const MAX: i64 = 100;

@@ -8,6 +8,7 @@ mod segment;
 pub mod spl;
 mod spl_product;
 mod spl_sections;
+mod spl_xml;
 
 pub use brand_mentions::{brand_mentions, BrandMention};
 pub use record::{Drug, LabelMeta, LabelRecord, NameSource, RecordError, Section};

@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Fields that are identifiers or metadata, not label text.
+/// Fields that are identifiers or metadata, not label text. Part of the openFDA record's format
+/// (every other non-`_table` field is a text section), so it stays beside the parser rather
+/// than in a knowledge table.
 const NON_TEXT_FIELDS: &[&str] = &[
     "set_id",
     "id",

@@ -8,10 +8,13 @@
 //! "Use in Specific Populations") is segmented once, under the more specific section; a section
 //! that is only its parent's general part ("General Precautions") is not more specific.
 
+use std::sync::LazyLock;
+
 use memchr::memmem;
 
 use super::{LabelRecord, Section};
 use crate::domain::Fingerprint;
+use crate::tables;
 use crate::text::whitespace_spans;
 
 const TARGET_WORDS: usize = 100;
@@ -23,16 +26,24 @@ const MIN_REPEAT_BYTES: usize = 200;
 /// What is left of a string around masked repeats is kept only from this many words up.
 const MIN_REMAINDER_WORDS: usize = 8;
 
-/// Sections that are only the untitled general part of their parent: openFDA's
-/// `general_precautions` is the "General:" paragraph of Precautions. Such text says nothing more
-/// specific than its parent does, so while the parent holds it, it is indexed there, under the
-/// section readers (and question rules: "Warnings or Precautions") know.
-const GENERAL_PARTS: &[&str] = &["general_precautions"];
+/// Sections that are only the untitled general part of their parent (`tables/general-parts.tsv`):
+/// openFDA's `general_precautions` is the "General:" paragraph of Precautions. Such text says
+/// nothing more specific than its parent does, so while the parent holds it, it is indexed there,
+/// under the section readers (and question rules: "Warnings or Precautions") know.
+static GENERAL_PARTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let table = tables::GENERAL_PARTS.rows();
+    table.values("section").map(str::to_owned).collect()
+});
 
-const ABBREVIATIONS: &[&str] = &[
-    "e.g.", "i.e.", "etc.", "vs.", "dr.", "approx.", "no.", "fig.", "al.", "inc.", "ltd.", "co.",
-    "u.s.", "st.", "mr.", "ms.", "ref.", "vol.",
-];
+/// Abbreviations whose full stop ends no sentence, lowercase (`tables/abbreviations.tsv`).
+static ABBREVIATIONS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let table = tables::ABBREVIATIONS.rows();
+    table.values("abbreviation").map(str::to_owned).collect()
+});
+
+fn is_general_part(key: &str) -> bool {
+    GENERAL_PARTS.iter().any(|part| part == key)
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Segment {
@@ -92,7 +103,7 @@ fn segment_spans(string: &str, own: &Section, all: &[Section]) -> Vec<(usize, us
 
 /// Whether `string` of a `GENERAL_PARTS` section is repeated verbatim in another section's.
 fn held_by_parent(string: &str, own: &Section, all: &[Section]) -> bool {
-    GENERAL_PARTS.contains(&own.key.as_str())
+    is_general_part(&own.key)
         && all
             .iter()
             .filter(|other| other.key != own.key)
@@ -107,7 +118,7 @@ fn held_by_parent(string: &str, own: &Section, all: &[Section]) -> bool {
 /// sections.
 fn repeated_elsewhere(string: &str, own: &Section, all: &[Section]) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
-    let specific = |s: &&Section| s.key != own.key && !GENERAL_PARTS.contains(&s.key.as_str());
+    let specific = |s: &&Section| s.key != own.key && !is_general_part(&s.key);
     for other in all.iter().filter(specific) {
         for needle in &other.strings {
             if needle.len() < MIN_REPEAT_BYTES || needle.len() >= string.len() {
@@ -180,7 +191,7 @@ fn ends_sentence(word: &str, next: &str) -> bool {
     }
     let lower = core.trim_start_matches(['(', '[', '"']).to_lowercase();
     let single_letter = lower.chars().filter(|c| c.is_alphabetic()).count() == 1;
-    if single_letter || ABBREVIATIONS.contains(&lower.as_str()) {
+    if single_letter || ABBREVIATIONS.contains(&lower) {
         return false;
     }
     next.chars()

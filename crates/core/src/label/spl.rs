@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::spl_product::product_data;
 use super::spl_sections::section_key;
+use super::spl_xml::{child, is, section_text};
 
 /// openFDA's key for top-level sections whose code it does not classify.
 const UNCLASSIFIED: &str = "spl_unclassified_section";
@@ -113,30 +114,6 @@ fn classify(section: Node, unknown: &mut BTreeMap<String, usize>) -> Option<Stri
     (key != UNCLASSIFIED || !nested).then(|| key.to_owned())
 }
 
-/// Every text node under `node`, `<br/>` as a space, whitespace runs collapsed, trimmed.
-pub fn section_text(node: Node) -> String {
-    let mut raw = String::new();
-    for descendant in node.descendants() {
-        if descendant.is_text() {
-            raw.push_str(descendant.text().unwrap_or_default());
-        } else if is(descendant, "br") {
-            raw.push(' ');
-        }
-    }
-    collapse_whitespace(&raw)
-}
-
-pub(super) fn collapse_whitespace(raw: &str) -> String {
-    let mut text = String::with_capacity(raw.len());
-    for word in raw.split(char::is_whitespace).filter(|w| !w.is_empty()) {
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(word);
-    }
-    text
-}
-
 fn insert_attribute(
     record: &mut Map<String, Value>,
     key: &str,
@@ -146,14 +123,6 @@ fn insert_attribute(
     if let Some(value) = node.and_then(|n| n.attribute(attribute)) {
         record.insert(key.to_owned(), json!(value.trim()));
     }
-}
-
-pub(super) fn is(node: Node, name: &str) -> bool {
-    node.is_element() && node.tag_name().name() == name
-}
-
-pub(super) fn child<'a, 'i>(node: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
-    node.children().find(|n| is(*n, name))
 }
 
 #[cfg(test)]

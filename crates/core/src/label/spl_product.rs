@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use roxmltree::Node;
 use serde_json::{json, Map, Value};
 
-use super::spl::{child, collapse_whitespace, is, section_text};
+use super::spl_xml::{child, collapse_whitespace, is, section_text};
 
 /// The FDA's NDC code system.
 const NDC_SYSTEM: &str = "2.16.840.1.113883.6.69";

@@ -3,9 +3,11 @@
 //! `graph/adverse-reaction-terms.tsv` (with how often each was annotated as an adverse reaction
 //! where it occurred; the file is written by `format_curated`, through `drugcite-lab extract`). Lookups only; which matches count is the matchers' business.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 use super::vocabulary::VocabularyTerm;
+use crate::tables::conditions as tables;
 use crate::tables::graph::ADVERSE_REACTION_TERM_COLUMNS as CURATED_COLUMNS;
 use drugcite_core::text::key_of;
 
@@ -14,29 +16,38 @@ use drugcite_core::text::key_of;
 pub const CURATED_SOURCE: &str =
     "learned: drugcite-lab extract --learn (counts over the TAC 2017 ADR learning half)";
 
-/// Terms longer than this many words are not matched.
+/// Terms longer than this many words are not matched: a capacity bound (the longest window the
+/// matcher tries at each word), not a judgement on any term.
 pub const MAX_TERM_WORDS: usize = 8;
-/// Vocabulary names too general to stand for a condition on their own.
-const GENERIC_WORDS: &[&str] = &[
-    "abnormality",
-    "complication",
-    "condition",
-    "deficiency",
-    "disease",
-    "disorder",
-    "finding",
-    "lesion",
-    "symptom",
-    "syndrome",
-];
-/// A term found where it occurred in the learning half is kept as an adverse-reaction term when
-/// at least this share of its occurrences were annotated as one: lower in Adverse Reactions
-/// sections, where most condition words are reactions, than elsewhere.
-const KEEP_SHARE_ADVERSE: f64 = 0.3;
-const KEEP_SHARE_OTHER: f64 = 0.5;
-/// A term only the labels' lists name is not taken for a condition once the learning half
-/// showed it this often without annotating it once.
-const MIN_SEEN_TO_DISPROVE: u32 = 3;
+/// Vocabulary names too general to stand for a condition on their own
+/// (`tables/conditions/generic-condition-words.tsv`).
+static GENERIC_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    let table = tables::GENERIC_CONDITION_WORDS.rows();
+    table.values("word").map(str::to_owned).collect()
+});
+/// The lexicon's named numbers (`tables/conditions/thresholds.tsv`): a term found where it
+/// occurred in the learning half is kept as an adverse-reaction term when at least
+/// `keep_share_adverse` of its occurrences in Adverse Reactions sections were annotated as one
+/// (lower there, where most condition words are reactions, than `keep_share_other` elsewhere);
+/// a term only the labels' lists name is not taken for a condition once the learning half
+/// showed it `min_seen_to_disprove` times without annotating it once; a vocabulary surface of at
+/// most `acronym_max_bytes` bytes, none lowercase, is an abbreviation.
+struct Thresholds {
+    keep_share_adverse: f64,
+    keep_share_other: f64,
+    min_seen_to_disprove: u32,
+    acronym_max_bytes: usize,
+}
+
+static THRESHOLDS: LazyLock<Thresholds> = LazyLock::new(|| {
+    let table = tables::THRESHOLDS.rows();
+    Thresholds {
+        keep_share_adverse: table.number("keep_share_adverse"),
+        keep_share_other: table.number("keep_share_other"),
+        min_seen_to_disprove: table.number("min_seen_to_disprove") as u32,
+        acronym_max_bytes: table.number("acronym_max_bytes") as usize,
+    }
+});
 
 /// Which kind of section a text comes from, for the adverse-reaction statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,9 +87,13 @@ impl TermStats {
             SectionGroup::AdverseReactions => (
                 self.adverse_seen,
                 self.adverse_annotated,
-                KEEP_SHARE_ADVERSE,
+                THRESHOLDS.keep_share_adverse,
             ),
-            SectionGroup::Other => (self.other_seen, self.other_annotated, KEEP_SHARE_OTHER),
+            SectionGroup::Other => (
+                self.other_seen,
+                self.other_annotated,
+                THRESHOLDS.keep_share_other,
+            ),
         };
         seen == 0 || f64::from(annotated) >= share * f64::from(seen)
     }
@@ -111,7 +126,7 @@ impl Entry {
     }
 
     fn is_generic(&self) -> bool {
-        !self.origins.annotated && GENERIC_WORDS.contains(&self.condition_name.as_str())
+        !self.origins.annotated && GENERIC_WORDS.contains(&self.condition_name)
     }
 
     /// Whether a match of this entry names a condition at all (any section, any relation):
@@ -122,7 +137,7 @@ impl Entry {
         let seen = s.adverse_seen + s.other_seen;
         let annotated = s.adverse_annotated + s.other_annotated;
         let only_listed = !self.origins.vocabulary && !self.origins.annotated;
-        let disproved = only_listed && seen >= MIN_SEEN_TO_DISPROVE && annotated == 0;
+        let disproved = only_listed && seen >= THRESHOLDS.min_seen_to_disprove && annotated == 0;
         !self.is_generic() && !disproved
     }
 }
@@ -239,7 +254,8 @@ impl Lexicon {
         if key.is_empty() || word_count > MAX_TERM_WORDS || self.entries.contains_key(&key) {
             return;
         }
-        let acronym = surface.len() <= 5 && surface.chars().all(|c| !c.is_lowercase());
+        let acronym = surface.len() <= THRESHOLDS.acronym_max_bytes
+            && surface.chars().all(|c| !c.is_lowercase());
         self.entries.insert(
             key,
             Entry {

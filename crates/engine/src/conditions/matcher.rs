@@ -12,8 +12,9 @@ use drugcite_core::text::{join, joinable, key_of, words, Word};
 mod word_tables;
 
 use word_tables::{
-    CHANGE_AFTER, CHANGE_BEFORE, CHANGE_OF, CONTEXT_BYTES, FINDING_ENDINGS, FINDING_MIN_CHARS,
-    HEADINGS, NOT_ADJECTIVES, NOT_MODIFIERS, POPULATION, SITES,
+    threshold, ADJECTIVE_ENDINGS, ADJECTIVE_MIN_CHARS, CHANGE_AFTER, CHANGE_BEFORE, CHANGE_OF,
+    CONTENT_WORD_MIN_CHARS, CONTEXT_BYTES, FINDING_ENDINGS, FINDING_MIN_CHARS, HEADINGS,
+    NOT_ADJECTIVES, NOT_MODIFIERS, POPULATION, SITES,
 };
 
 /// A condition found in a text: byte span, normalised key, and the condition it names.
@@ -63,10 +64,10 @@ impl Matcher {
             let [first, .., last] = parts.as_slice() else {
                 continue;
             };
-            if CHANGE_BEFORE.contains(first) {
+            if CHANGE_BEFORE.contains(*first) {
                 analytes.insert(parts[1..].join(" "));
             }
-            if CHANGE_AFTER.contains(last) {
+            if CHANGE_AFTER.contains(*last) {
                 analytes.insert(parts[..parts.len() - 1].join(" "));
             }
             *head_counts.entry(last).or_default() += 1;
@@ -74,10 +75,10 @@ impl Matcher {
                 *modifier_counts.entry(word).or_default() += 1;
             }
         }
-        let heads = at_least(head_counts, 3);
-        let modifiers = at_least(modifier_counts, 2)
+        let heads = at_least(head_counts, threshold("head_min_terms"));
+        let modifiers = at_least(modifier_counts, threshold("modifier_min_terms"))
             .into_iter()
-            .filter(|w| w.chars().all(char::is_alphabetic) && !NOT_MODIFIERS.contains(&w.as_str()))
+            .filter(|w| w.chars().all(char::is_alphabetic) && !NOT_MODIFIERS.contains(w))
             .collect();
         let headings = HEADINGS
             .iter()
@@ -174,10 +175,10 @@ impl Matcher {
         let analyte =
             |parts: &[&str]| !parts.is_empty() && self.analytes.contains(&parts.join(" "));
         match norms.as_slice() {
-            [first, rest @ ..] if CHANGE_BEFORE.contains(first) && analyte(rest) => true,
-            [rest @ .., last] if CHANGE_AFTER.contains(last) && analyte(rest) => true,
+            [first, rest @ ..] if CHANGE_BEFORE.contains(*first) && analyte(rest) => true,
+            [rest @ .., last] if CHANGE_AFTER.contains(*last) && analyte(rest) => true,
             [change, "in" | "of", "serum", rest @ ..] | [change, "in" | "of", rest @ ..]
-                if CHANGE_OF.contains(change) =>
+                if CHANGE_OF.contains(*change) =>
             {
                 analyte(rest)
             }
@@ -189,7 +190,7 @@ impl Matcher {
         let [place, second, rest @ ..] = words else {
             return false;
         };
-        let site = SITES.contains(&place.norm.as_str()) && second.norm == "site";
+        let site = SITES.contains(&place.norm) && second.norm == "site";
         site && !rest.is_empty()
             && self
                 .lexicon
@@ -226,14 +227,13 @@ impl Matcher {
     }
 
     fn is_modifier(&self, word: &str) -> bool {
-        self.modifiers.contains(word)
-            || (is_adjective_like(word) && !NOT_ADJECTIVES.contains(&word))
+        self.modifiers.contains(word) || (is_adjective_like(word) && !NOT_ADJECTIVES.contains(word))
     }
 
     fn is_content_word(&self, word: &str) -> bool {
-        word.chars().count() >= 3
+        word.chars().count() >= *CONTENT_WORD_MIN_CHARS
             && word.chars().all(char::is_alphabetic)
-            && !NOT_MODIFIERS.contains(&word)
+            && !NOT_MODIFIERS.contains(word)
             && self.lexicon.get(word).is_none()
     }
 
@@ -287,21 +287,21 @@ fn entry_accepts(entry: &Entry, text: &str, words: &[Word], purpose: Purpose) ->
 fn is_finding_word(words: &[Word]) -> bool {
     let [word] = words else { return false };
     let w = word.norm.as_str();
-    w.chars().count() >= FINDING_MIN_CHARS
+    w.chars().count() >= *FINDING_MIN_CHARS
         && w.chars().all(|c| c.is_ascii_lowercase())
-        && FINDING_ENDINGS.iter().any(|end| w.ends_with(end))
+        && FINDING_ENDINGS.iter().any(|end| w.ends_with(end.as_str()))
 }
 
 fn is_adjective_like(word: &str) -> bool {
-    word.chars().count() >= 5
+    word.chars().count() >= *ADJECTIVE_MIN_CHARS
         && word.chars().all(|c| c.is_ascii_lowercase())
-        && ["al", "ic", "ary", "ous", "ar"]
+        && ADJECTIVE_ENDINGS
             .iter()
-            .any(|end| word.ends_with(end))
+            .any(|end| word.ends_with(end.as_str()))
 }
 
 fn describes_population(text: &str, start: usize) -> bool {
-    let mut from = start.saturating_sub(CONTEXT_BYTES);
+    let mut from = start.saturating_sub(*CONTEXT_BYTES);
     while !text.is_char_boundary(from) {
         from += 1;
     }

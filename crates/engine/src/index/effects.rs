@@ -6,31 +6,31 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
+use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
 use crate::embed::{dot, EmbedError, Embedder};
 use crate::graph::analysis::Analyses;
 use crate::graph::{NodeKind, RelationType};
+use crate::tables::search as tables;
 use drugcite_core::domain::TextHash;
 use drugcite_store::{encoded, VectorSpace};
 
 pub const EFFECTS_FILE: &str = "effects.bin";
 const EFFECTS_TAG: &[u8; 8] = b"dceff001";
 
-/// The sections whose statements are a drug's effects (its adverse reactions and warnings).
-pub const EFFECT_SECTIONS: &[&str] = &[
-    "adverse_reactions",
-    "warnings_and_cautions",
-    "warnings",
-    "precautions",
-    "boxed_warning",
-];
+/// The sections whose statements are a drug's effects (its adverse reactions and warnings;
+/// role `effects` of `tables/search/section-roles.tsv`).
+pub static EFFECT_SECTIONS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| tables::sections_with_role("effects"));
 
 /// Below this similarity to the question no effect of the subject's texts is the one it asks
-/// about; effects within the margin of the nearest are asked about with it.
-pub const EFFECT_FLOOR: f32 = 0.45;
-pub const EFFECT_MARGIN: f32 = 0.05;
+/// about; effects within the margin of the nearest are asked about with it (`effect_floor`,
+/// `effect_margin` of `tables/search/thresholds.tsv`).
+pub static EFFECT_FLOOR: LazyLock<f32> = LazyLock::new(|| tables::threshold("effect_floor") as f32);
+pub static EFFECT_MARGIN: LazyLock<f32> =
+    LazyLock::new(|| tables::threshold("effect_margin") as f32);
 
 /// What `effects.bin` holds: the effect names, their vectors (in the space of `model_id`) and
 /// the names each text names.
@@ -236,12 +236,12 @@ impl EffectIndex {
             .map(|effect| (effect, dot(self.vector(effect), vector)))
             .collect();
         let similarity = scored.iter().map(|(_, s)| *s).fold(f32::MIN, f32::max);
-        if scored.is_empty() || similarity < EFFECT_FLOOR {
+        if scored.is_empty() || similarity < *EFFECT_FLOOR {
             return None;
         }
         let near: BTreeMap<u32, f32> = scored
             .into_iter()
-            .filter(|(_, s)| *s >= similarity - EFFECT_MARGIN)
+            .filter(|(_, s)| *s >= similarity - *EFFECT_MARGIN)
             .collect();
         let nearest_named = |named: &TextEffects| {
             let similarities = named.effects.iter().filter_map(|e| near.get(e).copied());

@@ -15,6 +15,7 @@ pub use near::{DiffOp, DiffPart};
 pub use request::{CheckRequest, QuoteInputError, MAX_ANSWER_CHARS, MAX_QUOTES, MAX_QUOTE_CHARS};
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use crate::error::EngineError;
 use crate::index::LiveIndex;
@@ -28,13 +29,17 @@ use fold::{fold, needed, Folding};
 use near::{char_diff, closest_passage};
 
 /// Candidate segments for a quote without a citation: distinct texts by BM25 over its words
-/// (many labels share template sentences, so verbatim text can rank below 10), then search's.
+/// (many labels share template sentences, so verbatim text can rank below 10), then search's
+/// (pool sizes, bounding one request's work).
 const LEXICAL_CANDIDATES: usize = 50;
 const SEARCH_CANDIDATES: i64 = 10;
-/// Candidates (best-ranked first) scanned for the closest passage when none holds the quote.
+/// Candidates (best-ranked first) scanned for the closest passage when none holds the quote
+/// (a pool size: each costs an alignment).
 const NEAR_CANDIDATES: usize = 5;
-/// Least similarity (see `near::Closest`) for a passage to be shown as a near miss.
-pub const NEAR_MISS_SIMILARITY: f64 = 0.75;
+/// Least similarity (see `near::Closest`) for a passage to be shown as a near miss
+/// (`quote_near_miss_similarity` of `tables/search/thresholds.tsv`).
+pub static NEAR_MISS_SIMILARITY: LazyLock<f64> =
+    LazyLock::new(|| crate::tables::search::threshold("quote_near_miss_similarity"));
 /// Largest alignment (quote bytes × segment bytes) computed for a near miss, so that one
 /// request's work stays bounded (~20 ms each); larger pairs are skipped and the answer says so.
 const MAX_ALIGNMENT_CELLS: usize = 16_000_000;
@@ -328,7 +333,7 @@ fn near_or_not_found(check: &mut QuoteCheck, quote: &str, segments: &[StoredSegm
             },
         );
     match closest {
-        Some((segment, closest)) if closest.similarity >= NEAR_MISS_SIMILARITY => {
+        Some((segment, closest)) if closest.similarity >= *NEAR_MISS_SIMILARITY => {
             let passage = Passage::of(&segment.text, closest.start, closest.end);
             check.kind = MatchKind::NearMiss;
             check.similarity = Some(closest.similarity);

@@ -3,6 +3,7 @@
 //! texts naming the question's partners. Reads the live generation; never ranks.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::LazyLock;
 
 use super::features::NamedTexts;
 use super::lexical::{
@@ -19,16 +20,17 @@ use drugcite_store::StoreError;
 /// Dense candidates: texts and their similarity to the question.
 type DenseCandidates = Vec<(TextHash, f32)>;
 
-/// Extra BM25 candidates taken from the subject drug's (or class's) own labels.
+/// Extra BM25 candidates taken from the subject drug's (or class's) own labels (a pool size).
 const SUBJECT_CANDIDATES: usize = 100;
 /// Dense candidates from the subject's own texts: of the first asked section, of all its
-/// sections, and the most of its texts read to choose them.
+/// sections, and the most of its texts read to choose them (pool sizes).
 const SECTION_CANDIDATES: usize = 20;
 const SUBJECT_NEAREST: usize = 30;
 const SUBJECT_TEXTS_READ: usize = 5_000;
 /// A partner name used in more than this share of the subject's texts is its companion, not a
-/// partner (`texts_naming_partners`).
-const COMPANION_SHARE: f32 = 0.5;
+/// partner (`texts_naming_partners`; `companion_share` of `tables/search/thresholds.tsv`).
+static COMPANION_SHARE: LazyLock<f32> =
+    LazyLock::new(|| crate::tables::search::threshold("companion_share") as f32);
 
 /// BM25 candidates for `text` over the whole index, joined by the best ones within the
 /// subject's labels (a class or brand the text rarely spells out still reaches its labels).
@@ -227,7 +229,7 @@ fn texts_naming_partners(
 /// The union of the texts naming each name (`by_name`), a name's left out when it is in more
 /// than `COMPANION_SHARE` of all `all` texts and another name is in fewer, in at least one.
 fn without_companions(by_name: Vec<HashSet<TextHash>>, all: usize) -> HashSet<TextHash> {
-    let telling = |texts: &HashSet<TextHash>| texts.len() as f32 <= COMPANION_SHARE * all as f32;
+    let telling = |texts: &HashSet<TextHash>| texts.len() as f32 <= *COMPANION_SHARE * all as f32;
     let keep_all = !by_name
         .iter()
         .any(|texts| !texts.is_empty() && telling(texts));

@@ -5,7 +5,7 @@
 use super::collapse::searchable;
 use super::features::CopyFeatures;
 use super::ranking::{fused_texts, Candidates, FusedText};
-use super::{Retrieved, Searcher, CANDIDATES};
+use super::searcher::{Retrieved, Searcher, CANDIDATES};
 use crate::error::EngineError;
 use drugcite_core::domain::Question;
 use drugcite_store::SegmentInfo;

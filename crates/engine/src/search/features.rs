@@ -7,12 +7,18 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::provenance::fitted_values;
+use crate::tables::search::threshold;
 use crate::understand::{Understanding, PERIPHERAL_SECTIONS};
 use drugcite_core::domain::TextHash;
 use drugcite_store::{LabelSections, SegmentInfo};
 
-/// The fitted weights, kept in the repository beside this file.
+/// The fitted weights, kept in the repository beside this file, with the fits they come from.
 const LEARNED: &str = include_str!("ranking-weights.json");
+/// The lab script every fit of `LEARNED` must name.
+const FIT_SCRIPT: &str = "crates/lab/scripts/fit-ranking.py";
+/// The most asked sections a copy's section rank counts (`section_rank_cap`).
+static SECTION_RANK_CAP: LazyLock<usize> = LazyLock::new(|| threshold("section_rank_cap") as usize);
 
 /// A text's retrieval scores, each scaled to the best candidate's (0 when absent).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -114,7 +120,8 @@ impl Weights {
     /// The weights fitted on the dev questions' fit part.
     pub fn learned() -> &'static Weights {
         static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
-            serde_json::from_str(LEARNED).expect("ranking-weights.json is valid (unit-tested)")
+            fitted_values(LEARNED, FIT_SCRIPT)
+                .unwrap_or_else(|e| panic!("ranking-weights.json: {e} (it is unit-tested)"))
         });
         &WEIGHTS
     }
@@ -185,7 +192,7 @@ impl CopyFeatures {
             other_drug: drug == DrugRelation::Other,
             unnamed_drug: drug == DrugRelation::Unnamed,
             off_section,
-            section_rank: rank.unwrap_or(0).min(5) as f32,
+            section_rank: rank.unwrap_or(0).min(*SECTION_RANK_CAP) as f32,
             peripheral: is_peripheral && asked.is_none(),
             patient_voice: info.addresses_patient && !is_peripheral,
             names_partner: own && !off_section && names(&partners.naming_partner),
@@ -419,6 +426,12 @@ mod tests {
             ..base
         };
         assert!(weights.score(&better_text, "x") > weights.score(&base, "x"));
+    }
+
+    #[test]
+    fn the_committed_weights_name_their_fits() {
+        let fitted: Result<Weights, String> = fitted_values(LEARNED, FIT_SCRIPT);
+        assert_eq!(fitted.as_ref(), Ok(Weights::learned()));
     }
 
     #[test]

@@ -10,12 +10,13 @@
 //! medicine"), they are its partners. Reads the index; never ranks.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use crate::embed::EmbedError;
 use crate::error::EngineError;
 use crate::index::Live;
 use crate::search::lexical::{analyse, section_candidates};
+use crate::tables::search as tables;
 use crate::understand::medicine::{form_routes, JOINING_WORDS};
 use crate::understand::medicine_condition::{
     condition_of_medicine, readings_of_medicine, MedicineCondition,
@@ -24,22 +25,29 @@ use crate::understand::{paired_sections, DrugMention, Understanding};
 use drugcite_core::domain::TextHash;
 use drugcite_store::StoreError;
 
-/// The section whose text says what a drug treats.
-const INDICATIONS: &str = "indications_and_usage";
-/// Indications texts scored.
+/// The section whose text says what a drug treats (role `indications` of
+/// `tables/search/section-roles.tsv`).
+static INDICATIONS: LazyLock<&'static str> =
+    LazyLock::new(|| tables::sections_with_role("indications")[0]);
+/// Indications texts scored (a pool size).
 const TEXTS: usize = 200;
-/// A label is indicated when its Indications text scores at least this share of the best.
-const SHARE_OF_BEST: f32 = 0.5;
-/// At most this many labels, best first.
+/// A label is indicated when its Indications text scores at least this share of the best
+/// (`indicated_share_of_best`).
+static SHARE_OF_BEST: LazyLock<f32> =
+    LazyLock::new(|| tables::threshold("indicated_share_of_best") as f32);
+/// At most this many labels, best first (a pool size).
 const MAX_LABELS: usize = 150;
 /// A medicine named as a partner by its condition stands for at most this many labels; more
-/// ("pain medicine") name no particular partner.
-const MAX_PARTNER_LABELS: usize = 40;
+/// ("pain medicine") name no particular partner (`indicated_max_partner_labels`).
+static MAX_PARTNER_LABELS: LazyLock<usize> =
+    LazyLock::new(|| tables::threshold("indicated_max_partner_labels") as usize);
 /// A label is indicated by meaning when the opening of one of its Indications texts is at
 /// least this similar to the condition (unit vectors; unrelated openings score about 0.1–0.3)…
-const MEANING_FLOOR: f32 = 0.4;
+static MEANING_FLOOR: LazyLock<f32> =
+    LazyLock::new(|| tables::threshold("indicated_meaning_floor") as f32);
 /// …and within this margin of the most similar opening.
-const MEANING_MARGIN: f32 = 0.05;
+static MEANING_MARGIN: LazyLock<f32> =
+    LazyLock::new(|| tables::threshold("indicated_meaning_margin") as f32);
 
 /// Gives a phrase's transformer vector (the searcher's, through its query-vector cache).
 pub type EmbedPhrase<'a> = dyn Fn(&str) -> Result<Arc<Vec<f32>>, EmbedError> + 'a;
@@ -71,7 +79,7 @@ pub fn with_indicated_subject(
     if !labels.is_empty() {
         understanding.subject_open = false;
         if named.asks_what_treats && understanding.sections.is_empty() {
-            understanding.sections = vec![INDICATIONS];
+            understanding.sections = vec![*INDICATIONS];
         } else {
             understanding.subject_keywords = without_phrase(&understanding.keywords, &phrase);
         }
@@ -145,7 +153,7 @@ pub fn with_indicated_partner(
     let routes = form_routes().get(noun);
     let mut labels = labels_indicated_for(live, &phrase, routes, embed)?;
     labels.retain(|label| !subject.labels.contains(label));
-    if labels.len() > MAX_PARTNER_LABELS {
+    if labels.len() > *MAX_PARTNER_LABELS {
         return Ok(understanding);
     }
     let partner = DrugMention {
@@ -275,7 +283,7 @@ fn indicated_labels(
     condition: &[String],
     routes: Option<&Vec<String>>,
 ) -> Result<BTreeSet<u32>, StoreError> {
-    let hits = section_candidates(live, condition, INDICATIONS, TEXTS)?;
+    let hits = section_candidates(live, condition, *INDICATIONS, TEXTS)?;
     let given_so = |label: u32| given_by(live, label, routes);
     let mut by_label: BTreeMap<u32, f32> = BTreeMap::new();
     for hit in &hits {
@@ -289,7 +297,7 @@ fn indicated_labels(
     let best = by_label.values().copied().fold(0.0, f32::max);
     let mut ranked: Vec<(u32, f32)> = by_label
         .into_iter()
-        .filter(|(_, score)| *score >= SHARE_OF_BEST * best)
+        .filter(|(_, score)| *score >= *SHARE_OF_BEST * best)
         .collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     Ok(ranked
@@ -310,7 +318,7 @@ fn labels_by_meaning(
     let Some(&(_, best)) = nearest.first() else {
         return BTreeSet::new();
     };
-    let close = |similarity: f32| similarity >= MEANING_FLOOR.max(best - MEANING_MARGIN);
+    let close = |similarity: f32| similarity >= MEANING_FLOOR.max(best - *MEANING_MARGIN);
     nearest
         .iter()
         .take_while(|(_, similarity)| close(*similarity))

@@ -6,95 +6,37 @@
 //! words and no drugs; never ranks by itself.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use serde::Deserialize;
 
+use super::provenance::Fit;
 use crate::embed::{dot, EmbedError, Embedder};
+use crate::tables::search as tables;
 use drugcite_store::VectorSpace;
 
-/// Section keys sharing one description, and the description.
-const DESCRIPTIONS: &[(&[&str], &str)] = &[
-    (
-        &["boxed_warning"],
-        "boxed warning: the most serious risks of the drug, such as death or serious injury",
-    ),
-    (
-        &["indications_and_usage"],
-        "indications and usage: what the drug is used for, the diseases and conditions it treats",
-    ),
-    (
-        &["dosage_and_administration"],
-        "dosage and administration: how much of the drug to take, how often, how to take it, \
-         and dose adjustments",
-    ),
-    (
-        &["contraindications"],
-        "contraindications: who must not take or must avoid the drug, when it should not be \
-         used",
-    ),
-    (
-        &["warnings_and_cautions", "warnings", "precautions"],
-        "warnings and precautions: serious risks of the drug, how to monitor for them and \
-         prevent them",
-    ),
-    (
-        &["adverse_reactions"],
-        "adverse reactions: the side effects the drug causes and how often they occur",
-    ),
-    (
-        &["drug_interactions"],
-        "drug interactions: other drugs, foods or alcohol that change the effect of the drug \
-         when taken together",
-    ),
-    (
-        &["use_in_specific_populations"],
-        "use in specific populations: pregnancy, breastfeeding, children, older people, kidney \
-         or liver impairment",
-    ),
-    (
-        &[
-            "pregnancy",
-            "teratogenic_effects",
-            "pregnancy_or_breast_feeding",
-        ],
-        "pregnancy: risks of the drug to a pregnant woman and to the unborn baby",
-    ),
-    (
-        &["nursing_mothers", "lactation"],
-        "lactation: whether the drug passes into breast milk and affects a breastfed infant",
-    ),
-    (
-        &["pediatric_use"],
-        "pediatric use: safety and effectiveness of the drug in children",
-    ),
-    (
-        &["geriatric_use"],
-        "geriatric use: use of the drug in elderly patients",
-    ),
-    (
-        &["overdosage"],
-        "overdosage: signs, symptoms and treatment of an overdose of the drug",
-    ),
-    (
-        &[
-            "clinical_pharmacology",
-            "mechanism_of_action",
-            "pharmacodynamics",
-        ],
-        "clinical pharmacology: how the drug works in the body, its mechanism of action",
-    ),
-    (
-        &["pharmacokinetics"],
-        "pharmacokinetics: absorption, distribution, metabolism and elimination of the drug",
-    ),
-];
+/// Section keys sharing one description, and the description, in file order
+/// (`tables/search/section-descriptions.tsv`).
+static DESCRIPTIONS: LazyLock<Vec<(Vec<String>, String)>> = LazyLock::new(|| {
+    let table = tables::SECTION_DESCRIPTIONS.rows();
+    let (keys, text) = (table.column("sections"), table.column("description"));
+    let row = |row: &drugcite_core::table::Row| {
+        let keys = row.cell(keys).split(';').map(str::to_owned).collect();
+        (keys, row.cell(text).to_owned())
+    };
+    table.rows().iter().map(row).collect()
+});
 
-/// The learned prototypes, with the id of the model whose vectors they average.
+/// The learned prototypes, with the id of the model whose vectors they average and the fit
+/// they come from.
 const PROTOTYPES: &str = include_str!("section-prototypes.json");
+/// The lab script the prototypes' fit must name.
+const FIT_SCRIPT: &str = "crates/lab/scripts/fit-section-prototypes.py";
 
 #[derive(Deserialize)]
 struct Learned {
     model_id: String,
+    provenance: Fit,
     prototypes: Vec<Prototype>,
 }
 
@@ -111,6 +53,8 @@ pub enum PrototypeError {
     Unreadable(#[from] serde_json::Error),
     #[error("section prototypes were learned with model {learned}, not with {model}; refit them")]
     OtherModel { learned: String, model: String },
+    #[error("section prototypes' provenance: {0}")]
+    Provenance(String),
 }
 
 /// Vectors standing for sections, by section key: the embedded descriptions, or the prototypes.
@@ -127,12 +71,12 @@ pub struct SectionSpace {
 
 impl SectionSpace {
     pub fn embed(embedder: &Embedder) -> Result<Self, EmbedError> {
-        let texts: Vec<&str> = DESCRIPTIONS.iter().map(|(_, text)| *text).collect();
+        let texts: Vec<&str> = DESCRIPTIONS.iter().map(|(_, text)| text.as_str()).collect();
         let vectors = embedder.embed(&texts)?;
         let by_key = DESCRIPTIONS
             .iter()
             .enumerate()
-            .flat_map(|(i, (keys, _))| keys.iter().map(move |key| (key.to_string(), i)))
+            .flat_map(|(i, (keys, _))| keys.iter().map(move |key| (key.clone(), i)))
             .collect();
         let prototypes = match prototypes(PROTOTYPES, &embedder.vector_space()) {
             Ok(prototypes) => Some(prototypes),
@@ -169,6 +113,10 @@ impl SectionSpace {
 /// The prototypes of `json`, when they were learned in `space` (the same model's vectors).
 fn prototypes(json: &str, space: &VectorSpace) -> Result<Anchors, PrototypeError> {
     let learned: Learned = serde_json::from_str(json)?;
+    learned
+        .provenance
+        .check(FIT_SCRIPT)
+        .map_err(PrototypeError::Provenance)?;
     let model = space.model_id_hex();
     let fits = |p: &Prototype| p.vector.len() == space.dimensions;
     if learned.model_id != model || !learned.prototypes.iter().all(fits) {
@@ -264,7 +212,10 @@ mod tests {
         }
     }
 
-    const TWO: &str = r#"{"model_id": "01000000000000000000000000000000", "prototypes": [
+    const TWO: &str = r#"{"model_id": "01000000000000000000000000000000",
+        "provenance": {"date": "2026-11-29", "script": "crates/lab/scripts/fit-section-prototypes.py",
+            "dataset": {"part": "fit", "files": ["dev-questions.jsonl"], "questions": 2}},
+        "prototypes": [
         {"sections": ["contraindications"], "vector": [1.0, 0.0]},
         {"sections": ["warnings", "precautions"], "vector": [0.0, 1.0]}]}"#;
 
@@ -306,5 +257,29 @@ mod tests {
         let learned: Learned = serde_json::from_str(PROTOTYPES).expect("committed prototypes");
         assert!(learned.prototypes.len() >= 10);
         assert_eq!(learned.model_id.len(), 32);
+        assert_eq!(learned.provenance.check(FIT_SCRIPT), Ok(()));
+    }
+
+    #[test]
+    fn prototypes_fitted_otherwise_are_refused() {
+        let mut id = [0; 16];
+        id[0] = 1;
+        let held = TWO.replace(r#""part": "fit""#, r#""part": "held""#);
+        let refused = prototypes(&held, &space(id));
+        assert!(matches!(refused, Err(PrototypeError::Provenance(_))));
+    }
+
+    #[test]
+    fn every_description_names_known_sections_but_lactation() {
+        let known: Vec<&str> = drugcite_core::label::section_keys().collect();
+        let unknown: Vec<&str> = DESCRIPTIONS
+            .iter()
+            .flat_map(|(keys, _)| keys.iter().map(String::as_str))
+            .filter(|key| !known.contains(key))
+            .collect();
+        // "lactation" names the PLR subsection 8.2, for which openFDA has no field: no copy
+        // has that key, so the key reads nothing.
+        assert_eq!(unknown, ["lactation"]);
+        assert_eq!(DESCRIPTIONS.len(), 15);
     }
 }

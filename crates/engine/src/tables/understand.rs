@@ -47,13 +47,6 @@ pub const QUESTION_WORDS: TableSource = TableSource {
     columns: &["word", "class", "source"],
 };
 
-/// Negative contractions whose stem is no word, and how they are written out.
-pub const CONTRACTIONS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/contractions.tsv",
-    text: include_str!("../../tables/understand/contractions.tsv"),
-    columns: &["stem", "written_out", "source"],
-};
-
 /// Clipped words for a medicine noun ("meds").
 pub const CLIPPED_NOUNS: TableSource = TableSource {
     file: "crates/engine/tables/understand/clipped-nouns.tsv",
@@ -117,7 +110,6 @@ pub const ALL: &[&TableSource] = &[
     &DEFAULT_RELATIONS,
     &FUNCTION_WORDS,
     &QUESTION_WORDS,
-    &CONTRACTIONS,
     &CLIPPED_NOUNS,
     &NOT_NAME_WORDS,
     &HEAD_NOUNS,

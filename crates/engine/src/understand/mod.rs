@@ -16,7 +16,6 @@ use std::sync::LazyLock;
 use drugcite_core::text::name_words;
 
 mod class_phrases;
-mod contractions;
 mod cues;
 mod drug_words;
 pub mod form;
@@ -211,7 +210,7 @@ impl DrugVocabulary {
     /// read as label words, and the readings: what `understand` reads, and the graph's
     /// question reading too.
     pub fn respelled(&self, lower: &str) -> (String, Vec<ReadAs>) {
-        let written_out = contractions::expand_contractions(lower);
+        let written_out = drugcite_core::text::expand_contractions(lower);
         self.label_words
             .respell(&written_out, |word| self.claims(word))
     }

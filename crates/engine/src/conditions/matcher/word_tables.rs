@@ -1,257 +1,96 @@
 //! The word tables the matcher reads compositional reaction names with: change words around
 //! laboratory analytes, administration sites, clinical word endings, words that never modify a
-//! reaction, MedDRA body-system headings and population phrases. Data only; no matching here.
+//! reaction, body-system headings and population phrases, each loaded once from
+//! `crates/engine/tables/conditions/` with the matcher's thresholds. Data only; no matching here.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::tables::conditions as tables;
+use drugcite_core::table::{Table, TableSource};
+
 /// Words before a laboratory analyte that make it a finding ("elevated ALT").
-pub(super) const CHANGE_BEFORE: &[&str] = &[
-    "abnormal",
-    "decrease",
-    "decreased",
-    "elevated",
-    "elevation",
-    "high",
-    "increase",
-    "increased",
-    "low",
-    "lowered",
-    "prolonged",
-    "raised",
-    "reduced",
-];
+pub(super) static CHANGE_BEFORE: LazyLock<HashSet<String>> =
+    LazyLock::new(|| change_words("before"));
 /// Words after an analyte that make it a finding ("ALT increased", "QT prolongation").
-pub(super) const CHANGE_AFTER: &[&str] = &[
-    "abnormal",
-    "abnormality",
-    "decrease",
-    "decreased",
-    "elevated",
-    "elevation",
-    "high",
-    "increase",
-    "increased",
-    "low",
-    "prolongation",
-    "prolonged",
-];
+pub(super) static CHANGE_AFTER: LazyLock<HashSet<String>> = LazyLock::new(|| change_words("after"));
 /// "elevations in", "increases of", "decrease in" + [serum] analyte.
-pub(super) const CHANGE_OF: &[&str] = &["decrease", "elevation", "increase"];
+pub(super) static CHANGE_OF: LazyLock<HashSet<String>> = LazyLock::new(|| change_words("of"));
 /// Places of administration that prefix a local reaction ("infusion site erythema").
-pub(super) const SITES: &[&str] = &[
-    "administration",
-    "application",
-    "catheter",
-    "infusion",
-    "injection",
-    "instillation",
-];
+pub(super) static SITES: LazyLock<HashSet<String>> =
+    LazyLock::new(|| column(&tables::SITE_WORDS, "word").collect());
 /// Endings of single clinical words that name a finding (…emia, …itis, …algia); a word of
 /// Adverse Reactions text with one of them is read as a reaction even if no vocabulary has it.
-pub(super) const FINDING_ENDINGS: &[&str] = &[
-    "algia", "ataxia", "cardia", "cytosis", "edema", "emia", "esthesia", "geusia", "itis",
-    "kinesia", "megaly", "osis", "osmia", "pathy", "penia", "phobia", "plegia", "pnea", "ptysis",
-    "rrhage", "rrhea", "rrhoea", "somnia", "spasm", "tonia", "trophy", "uria",
-];
-pub(super) const FINDING_MIN_CHARS: usize = 7;
+pub(super) static FINDING_ENDINGS: LazyLock<Vec<String>> =
+    LazyLock::new(|| column(&tables::FINDING_ENDINGS, "ending").collect());
 /// Words never taken as part of a reaction's name when extending it to the left.
-pub(super) const NOT_MODIFIERS: &[&str] = &[
-    "a",
-    "acute",
-    "after",
-    "all",
-    "also",
-    "among",
-    "an",
-    "and",
-    "any",
-    "are",
-    "as",
-    "associated",
-    "at",
-    "be",
-    "been",
-    "before",
-    "both",
-    "by",
-    "can",
-    "case",
-    "cause",
-    "caused",
-    "causing",
-    "chronic",
-    "common",
-    "could",
-    "day",
-    "decreased",
-    "developed",
-    "dose",
-    "drug",
-    "due",
-    "during",
-    "each",
-    "either",
-    "experienced",
-    "fatal",
-    "first",
-    "following",
-    "for",
-    "four",
-    "from",
-    "grade",
-    "had",
-    "has",
-    "have",
-    "high",
-    "in",
-    "include",
-    "included",
-    "includes",
-    "including",
-    "incidence",
-    "increased",
-    "induced",
-    "into",
-    "is",
-    "kg",
-    "least",
-    "less",
-    "like",
-    "low",
-    "may",
-    "mg",
-    "mild",
-    "ml",
-    "moderate",
-    "month",
-    "more",
-    "most",
-    "national",
-    "new",
-    "non",
-    "not",
-    "occurred",
-    "of",
-    "on",
-    "one",
-    "only",
-    "or",
-    "other",
-    "per",
-    "persistent",
-    "placebo",
-    "possible",
-    "potential",
-    "rare",
-    "rate",
-    "related",
-    "reported",
-    "reversible",
-    "serious",
-    "severe",
-    "significant",
-    "site",
-    "subject",
-    "such",
-    "than",
-    "that",
-    "the",
-    "therapy",
-    "these",
-    "this",
-    "those",
-    "three",
-    "to",
-    "transient",
-    "treatment",
-    "two",
-    "upon",
-    "versus",
-    "very",
-    "vs",
-    "was",
-    "week",
-    "were",
-    "which",
-    "with",
-    "within",
-    "without",
-    "worsening",
-    "year",
-];
+pub(super) static NOT_MODIFIERS: LazyLock<HashSet<String>> =
+    LazyLock::new(|| column(&tables::NOT_MODIFIERS, "word").collect());
 /// Adjective-looking words that are not part of a reaction's name.
-pub(super) const NOT_ADJECTIVES: &[&str] = &[
-    "actual",
-    "additional",
-    "clinical",
-    "common",
-    "critical",
-    "cumulative",
-    "general",
-    "individual",
-    "initial",
-    "lethal",
-    "local",
-    "medical",
-    "normal",
-    "numerous",
-    "occasional",
-    "original",
-    "particular",
-    "potential",
-    "previous",
-    "regular",
-    "renal",
-    "hepatic",
-    "serious",
-    "several",
-    "similar",
-    "special",
-    "spontaneous",
-    "total",
-    "trial",
-    "typical",
-    "unusual",
-    "usual",
-    "various",
-];
+pub(super) static NOT_ADJECTIVES: LazyLock<HashSet<String>> =
+    LazyLock::new(|| column(&tables::NOT_ADJECTIVES, "word").collect());
+/// Endings of the words taken for adjectives that may belong to a reaction's name.
+pub(super) static ADJECTIVE_ENDINGS: LazyLock<Vec<String>> =
+    LazyLock::new(|| column(&tables::ADJECTIVE_ENDINGS, "ending").collect());
 /// Body-system headings of adverse-reaction tables ("Nervous system disorders"): their words
 /// ("infections", "disorders") are not reactions there.
-pub(super) const HEADINGS: &[&str] = &[
-    "infections and infestations",
-    "blood and lymphatic system disorders",
-    "immune system disorders",
-    "endocrine disorders",
-    "metabolism and nutrition disorders",
-    "psychiatric disorders",
-    "nervous system disorders",
-    "eye disorders",
-    "ear and labyrinth disorders",
-    "cardiac disorders",
-    "vascular disorders",
-    "respiratory thoracic and mediastinal disorders",
-    "gastrointestinal disorders",
-    "hepatobiliary disorders",
-    "skin and subcutaneous tissue disorders",
-    "musculoskeletal and connective tissue disorders",
-    "renal and urinary disorders",
-    "pregnancy puerperium and perinatal conditions",
-    "reproductive system and breast disorders",
-    "general disorders and administration site conditions",
-    "injury poisoning and procedural complications",
-    "neoplasms benign malignant and unspecified",
-    "congenital familial and genetic disorders",
-    "skin and appendages disorders",
-    "body as a whole",
-];
-/// How far back a population phrase is looked for.
-pub(super) const CONTEXT_BYTES: usize = 60;
-/// A condition right after these words describes who was treated, not what the drug did.
+pub(super) static HEADINGS: LazyLock<Vec<String>> =
+    LazyLock::new(|| column(&tables::BODY_SYSTEM_HEADINGS, "heading").collect());
+/// A condition right after these words describes who was treated, not what the drug did: one
+/// of the phrases, then at most `population_gap_words` words, before the condition.
 pub(super) static POPULATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(patients with|subjects with|adults with|children with|men with|women with|treatment of|treatment for|treated for|history of|indicated for|indicated in|indication|diagnosed with|population of|risk factors?|no cases? of|not associated with|without|absence of)\s*(?:\S+\s+){0,5}$",
-    )
+    let phrases: Vec<String> = column(&tables::POPULATION_PHRASES, "phrase")
+        .map(|phrase| regex::escape(&phrase))
+        .collect();
+    let gap = threshold("population_gap_words");
+    Regex::new(&format!(
+        r"(?i)({})\s*(?:\S+\s+){{0,{gap}}}$",
+        phrases.join("|")
+    ))
     .expect("population pattern")
 });
+
+/// A threshold of `tables/conditions/thresholds.tsv` that counts something.
+pub(super) fn threshold(name: &str) -> usize {
+    static THRESHOLDS: LazyLock<Table> = LazyLock::new(|| tables::THRESHOLDS.rows());
+    THRESHOLDS.number(name) as usize
+}
+
+/// Shortest word read as a finding by its ending alone.
+pub(super) static FINDING_MIN_CHARS: LazyLock<usize> =
+    LazyLock::new(|| threshold("finding_min_chars"));
+/// How far back a population phrase is looked for.
+pub(super) static CONTEXT_BYTES: LazyLock<usize> =
+    LazyLock::new(|| threshold("population_context_bytes"));
+/// Shortest word a lone head takes in front of it, and shortest adjective-like word.
+pub(super) static CONTENT_WORD_MIN_CHARS: LazyLock<usize> =
+    LazyLock::new(|| threshold("content_word_min_chars"));
+pub(super) static ADJECTIVE_MIN_CHARS: LazyLock<usize> =
+    LazyLock::new(|| threshold("adjective_min_chars"));
+
+fn column(table: &TableSource, name: &str) -> impl Iterator<Item = String> {
+    let table = table.rows();
+    let values: Vec<String> = table.values(name).map(str::to_owned).collect();
+    values.into_iter()
+}
+
+/// The change words of one position (`before`, `after` or `of`); another position is a bad row.
+fn change_words(position: &str) -> HashSet<String> {
+    let table = tables::CHANGE_WORDS.rows();
+    let (word, at) = (table.column("word"), table.column("position"));
+    if let Some(row) = table
+        .rows()
+        .iter()
+        .find(|row| !["before", "after", "of"].contains(&row.cell(at)))
+    {
+        let file = tables::CHANGE_WORDS.file;
+        panic!(
+            "{file}:{}: position must be before, after or of",
+            row.line()
+        );
+    }
+    let rows = table.rows().iter().filter(|row| row.cell(at) == position);
+    rows.map(|row| row.cell(word).to_owned()).collect()
+}

@@ -9,8 +9,8 @@ use tantivy::query::{BooleanQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
+use super::scoring::{analysed_tokens, column, searching, Column};
 use super::segments::labels_query;
-use super::{analysed_tokens, column, searching, Column};
 use drugcite_core::domain::TextHash;
 use drugcite_store::{Snapshot, StoreError};
 

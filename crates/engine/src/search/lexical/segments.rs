@@ -9,7 +9,9 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
-use super::{before, best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
+use super::scoring::{
+    before, best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope,
+};
 use drugcite_core::domain::{Fingerprint, TextHash};
 use drugcite_store::Snapshot;
 

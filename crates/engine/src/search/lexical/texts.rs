@@ -11,9 +11,9 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
+use super::scoring::{best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
 use super::segments::labels_query;
 use super::top_texts::{self, TextFilter};
-use super::{best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
 use crate::index::{Live, LiveTexts};
 use drugcite_core::domain::{Fingerprint, TextHash};
 use drugcite_store::{SegmentAddress, SegmentInfo, SegmentStatistics, Snapshot, TextsIndex};
