@@ -2,8 +2,7 @@
 //! index and within the subject's labels, the subject's texts nearest the question, and its
 //! texts naming the question's partners. Reads the live generation; never ranks.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::LazyLock;
+use std::collections::{HashMap, HashSet};
 
 use super::features::NamedTexts;
 use super::lexical::{
@@ -27,10 +26,6 @@ const SUBJECT_CANDIDATES: usize = 100;
 const SECTION_CANDIDATES: usize = 20;
 const SUBJECT_NEAREST: usize = 30;
 const SUBJECT_TEXTS_READ: usize = 5_000;
-/// A partner name used in more than this share of the subject's texts is its companion, not a
-/// partner (`texts_naming_partners`; `companion_share` of `tables/search/thresholds.tsv`).
-static COMPANION_SHARE: LazyLock<f32> =
-    LazyLock::new(|| crate::tables::search::threshold("companion_share") as f32);
 
 /// BM25 candidates for `text` over the whole index, joined by the best ones within the
 /// subject's labels (a class or brand the text rarely spells out still reaches its labels).
@@ -195,7 +190,7 @@ pub(super) fn partner_texts(
     let (Some(subject), false) = (understanding.drugs.first(), names.is_empty()) else {
         return Ok(NamedTexts::default());
     };
-    let naming_partner = texts_naming_partners(live, names, &subject.labels)?;
+    let naming_partner = labels_texts_naming(&live.snapshot, names, &subject.labels)?;
     let naming_subject = labels_texts_naming(
         &live.snapshot,
         &understanding.subject_names,
@@ -208,38 +203,6 @@ pub(super) fn partner_texts(
     })
 }
 
-/// The texts of `labels` (the subject's) that name a partner by one of `names`, leaving out a
-/// name more than `COMPANION_SHARE` of their texts use while another is left: such a name is
-/// the subject's companion ("APTIVUS/ritonavir" in most of tipranavir's texts), and naming it
-/// tells no text from another.
-fn texts_naming_partners(
-    live: &Live,
-    names: &BTreeSet<String>,
-    labels: &BTreeSet<u32>,
-) -> Result<HashSet<TextHash>, StoreError> {
-    let all = labels_texts(live, labels, None, usize::MAX)?.len();
-    let mut by_name = Vec::with_capacity(names.len());
-    for name in names {
-        let name = BTreeSet::from([name.clone()]);
-        by_name.push(labels_texts_naming(&live.snapshot, &name, labels)?);
-    }
-    Ok(without_companions(by_name, all))
-}
-
-/// The union of the texts naming each name (`by_name`), a name's left out when it is in more
-/// than `COMPANION_SHARE` of all `all` texts and another name is in fewer, in at least one.
-fn without_companions(by_name: Vec<HashSet<TextHash>>, all: usize) -> HashSet<TextHash> {
-    let telling = |texts: &HashSet<TextHash>| texts.len() as f32 <= *COMPANION_SHARE * all as f32;
-    let keep_all = !by_name
-        .iter()
-        .any(|texts| !texts.is_empty() && telling(texts));
-    by_name
-        .into_iter()
-        .filter(|texts| keep_all || telling(texts))
-        .flatten()
-        .collect()
-}
-
 /// `first` and the texts of `then` it lacks, best first.
 fn joined(first: Vec<LexicalHit>, then: Vec<LexicalHit>) -> Vec<LexicalHit> {
     let mut joined = with_missing_by(first, then, |hit| hit.text);
@@ -250,34 +213,6 @@ fn joined(first: Vec<LexicalHit>, then: Vec<LexicalHit>) -> Vec<LexicalHit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_name_in_most_of_the_subjects_texts_is_a_companion_not_a_partner() {
-        let texts = |ids: &[u64]| -> HashSet<TextHash> {
-            ids.iter().map(|&id| TextHash::from_stored(id)).collect()
-        };
-        let ritonavir = texts(&[1, 2, 3, 4, 5, 6]);
-        let simvastatin = texts(&[7]);
-        assert_eq!(
-            without_companions(vec![ritonavir.clone(), simvastatin.clone()], 10),
-            simvastatin,
-            "in 6 of 10 texts, ritonavir tells none from another"
-        );
-        assert_eq!(
-            without_companions(vec![ritonavir.clone()], 10),
-            ritonavir,
-            "the only partner stays one"
-        );
-        assert_eq!(
-            without_companions(vec![ritonavir.clone(), HashSet::new()], 10),
-            ritonavir,
-            "a partner no text names leaves the companion as it was"
-        );
-        assert_eq!(
-            without_companions(vec![texts(&[1, 2]), simvastatin.clone()], 10),
-            &texts(&[1, 2]) | &simvastatin
-        );
-    }
 
     #[test]
     fn the_subjects_nearest_texts_join_the_dense_candidates() {

@@ -47,13 +47,6 @@ pub const QUESTION_WORDS: TableSource = TableSource {
     columns: &["word", "class", "source"],
 };
 
-/// Clipped words for a medicine noun ("meds").
-pub const CLIPPED_NOUNS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/clipped-nouns.tsv",
-    text: include_str!("../../tables/understand/clipped-nouns.tsv"),
-    columns: &["clip", "noun", "source"],
-};
-
 /// Salt, form, route and connective words of product names: never a drug mention.
 pub const NOT_NAME_WORDS: TableSource = TableSource {
     file: "crates/engine/tables/understand/not-name-words.tsv",
@@ -110,7 +103,6 @@ pub const ALL: &[&TableSource] = &[
     &DEFAULT_RELATIONS,
     &FUNCTION_WORDS,
     &QUESTION_WORDS,
-    &CLIPPED_NOUNS,
     &NOT_NAME_WORDS,
     &HEAD_NOUNS,
     &USAN_STEMS,

@@ -12,6 +12,7 @@ use crate::tables::understand as tables;
 use drugcite_core::domain::RelationType;
 use drugcite_core::label::section_keys;
 use drugcite_core::table::{Row, TableSource};
+use drugcite_core::text::WordEdge;
 
 /// The phrases of the curated list `name` a `listed` cue names.
 fn listed(name: &str) -> Option<Vec<String>> {
@@ -31,8 +32,8 @@ pub(super) struct SectionCue {
     pub(super) listed: bool,
     /// Its words leave the subject's text query (a purpose cue: "uses", "who takes").
     pub(super) leaves_query: bool,
-    /// Right after "for" it is what the drug is for: it asks nothing (`Cues::purpose_entry`).
-    pub(super) purpose_after_for: bool,
+    /// Where its match may end: at a word end (`whole`), or anywhere (`prefix`, `listed`).
+    pub(super) edge: WordEdge,
 }
 
 /// The cue table as the readers match it.
@@ -50,12 +51,6 @@ pub(super) struct Cues {
 }
 
 impl Cues {
-    /// The entry of a `purpose_after_for` cue found right after "for": one past every group,
-    /// asking no section.
-    pub(super) fn purpose_entry(&self) -> usize {
-        self.sections.len()
-    }
-
     /// The sections the group `name` asks for.
     pub(super) fn group_sections(&self, name: &str) -> &[&'static str] {
         let entry = self.names.iter().position(|n| n == name);
@@ -122,7 +117,10 @@ fn load() -> Cues {
                 }
                 _ => sections[entry] = Some(asked),
             }
-            let purpose_after_for = flags.contains(&"purpose-after-for");
+            let edge = match how {
+                "whole" => WordEdge::Whole,
+                _ => WordEdge::Start,
+            };
             let leaves_query = flags.contains(&"leaves-query");
             for cue in section_cue_texts(source, row, text, how) {
                 section_cues.push(SectionCue {
@@ -130,7 +128,7 @@ fn load() -> Cues {
                     entry,
                     listed: how == "listed",
                     leaves_query,
-                    purpose_after_for,
+                    edge,
                 });
             }
         } else if how == "listed" || flags.iter().any(|f| SECTION_FLAGS.contains(f)) {
@@ -175,29 +173,24 @@ fn load() -> Cues {
 }
 
 /// Every flag a cue may set.
-const FLAGS: &[&str] = &[
-    "claims",
-    "leaves-query",
-    "purpose-after-for",
-    "boxed-only",
-    "shared",
-];
+const FLAGS: &[&str] = &["claims", "leaves-query", "boxed-only", "shared"];
 /// The flags only a section cue sets.
-const SECTION_FLAGS: &[&str] = &["leaves-query", "purpose-after-for"];
+const SECTION_FLAGS: &[&str] = &["leaves-query"];
 /// The flags a cue sets wherever it occurs (a pattern of its own).
 const PATTERN_FLAGS: &[&str] = &["boxed-only", "shared"];
 
-/// The texts a section cue matches: itself (a prefix, no `*`), or the phrases of its list.
+/// The texts a section cue matches: itself (a prefix or whole words, no `*`), or the phrases
+/// of its list.
 fn section_cue_texts(source: &TableSource, row: &Row, text: &str, how: &str) -> Vec<String> {
     match how {
-        "prefix" if !text.contains('*') => vec![text.to_owned()],
+        "prefix" | "whole" if !text.contains('*') => vec![text.to_owned()],
         "listed" => {
             listed(text).unwrap_or_else(|| bad_row(source, row, format!("no phrase list {text:?}")))
         }
         _ => bad_row(
             source,
             row,
-            "a section cue is a prefix without `*`, or listed",
+            "a section cue is a prefix or whole words without `*`, or listed",
         ),
     }
 }

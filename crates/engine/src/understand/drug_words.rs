@@ -25,12 +25,9 @@ pub(super) static HEAD_NOUNS: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| column(&tables::HEAD_NOUNS, "word"));
 /// Shortest word taken as a drug name on its own (shorter ones collide with ordinary words).
 static MIN_NAME_WORD: LazyLock<usize> = LazyLock::new(|| threshold("min_name_word"));
-/// Words before a medicine noun that a possessive may stand before ("my blood pressure meds").
-static POSSESSED_WORDS: LazyLock<usize> = LazyLock::new(|| threshold("possessed_words"));
 
 /// Whether the word at `at` asks for drugs in general: "drugs", "medications"…, or "which drug"
-/// (`question-words.tsv`); not "drug interactions", nor a possessive's medicines ("my seizure
-/// meds").
+/// (`question-words.tsv`); not "drug interactions".
 pub(super) fn asks_for_drugs(tokens: &[&str], at: usize) -> bool {
     let word = tokens[at];
     let compound = words(WordClass::DrugCompound);
@@ -38,13 +35,8 @@ pub(super) fn asks_for_drugs(tokens: &[&str], at: usize) -> bool {
         .get(at + 1)
         .is_some_and(|n| compound.iter().any(|head| n.starts_with(head)));
     let asked = at > 0 && words(WordClass::Asking).contains(&tokens[at - 1]);
-    let possessed = tokens[at.saturating_sub(*POSSESSED_WORDS)..at]
-        .iter()
-        .any(|w| words(WordClass::Possessive).contains(w));
     let drugs = words(WordClass::Drugs).contains(&word);
-    !next_is_compound
-        && !possessed
-        && (drugs || (asked && words(WordClass::DrugAsked).contains(&word)))
+    !next_is_compound && (drugs || (asked && words(WordClass::DrugAsked).contains(&word)))
 }
 
 pub(super) fn is_name_word(word: &str) -> bool {

@@ -8,12 +8,11 @@ use std::sync::LazyLock;
 
 use super::cues::{cues, section_keys_of, SectionCue};
 use super::lay::stems;
-use super::medicine_condition::ends_in_condition_term;
 use super::populations::{population_names, populations};
 use super::word_tables::{bad_row, parsed, words, WordClass};
 use crate::tables::understand as tables;
 use drugcite_core::label::{section_keys, section_name};
-use drugcite_core::text::{name_words, occurrences, WordEdge};
+use drugcite_core::text::{name_words, occurrences};
 
 /// The label subsections each population of `population-sections.tsv` asks for (21 CFR
 /// 201.57(c)(9): 8.4 Pediatric Use, 8.5 Geriatric Use); the others are asked for by cues.
@@ -45,7 +44,7 @@ fn population_sections() -> &'static [(&'static str, Vec<&'static str>)] {
 pub(super) fn section_intents(lower: &str) -> Vec<&'static str> {
     let cues = cues();
     let mut sections: Vec<&'static str> = Vec::new();
-    let mut asked = vec![false; cues.purpose_entry() + 1];
+    let mut asked = vec![false; cues.sections.len()];
     for (_, _, entry) in claimed_cues(&format!(" {lower} ")) {
         asked[entry] = true;
     }
@@ -116,23 +115,14 @@ fn heads_any<'a>(word_stems: &[String], keys: impl IntoIterator<Item = &'a str>)
 }
 
 /// The section cues claiming words of `padded`, longest first (then the earlier, then the
-/// earlier group), each with its entry: its group's, or for a `purpose-after-for` cue right
-/// after "for" the entry asking nothing.
+/// earlier group), each with its group's entry.
 fn claimed_cues(padded: &str) -> Vec<(Range<usize>, &'static SectionCue, usize)> {
     let cues = cues();
     let mut found: Vec<(Range<usize>, &'static SectionCue, usize)> = cues
         .section_cues
         .iter()
-        .flat_map(|cue| occurrences(padded, &cue.cue, WordEdge::Start).map(move |span| (span, cue)))
-        .map(|(span, cue)| {
-            let purpose = cue.purpose_after_for && padded[..span.start].ends_with(" for ");
-            let entry = if purpose {
-                cues.purpose_entry()
-            } else {
-                cue.entry
-            };
-            (span, cue, entry)
-        })
+        .flat_map(|cue| occurrences(padded, &cue.cue, cue.edge).map(move |span| (span, cue)))
+        .map(|(span, cue)| (span, cue, cue.entry))
         .collect();
     found.sort_by_key(|(span, _, entry)| (std::cmp::Reverse(span.len()), span.start, *entry));
     let mut claimed: Vec<(Range<usize>, &'static SectionCue, usize)> = Vec::new();
@@ -150,17 +140,12 @@ fn claimed_cues(padded: &str) -> Vec<(Range<usize>, &'static SectionCue, usize)>
 /// Whether the words right around the subject at `subject` join something to it (a joining
 /// word right after it or right before it, `function-words.tsv`): whether the second thing is a
 /// drug or a condition, the question asks what the label says of the pair, which the
-/// interaction sections hold (with the contraindications and warnings among them). An effect
-/// named right before "with" ("flu-like symptoms with peginterferon", "hair loss with …") is
-/// what the subject may cause, not a second thing.
+/// interaction sections hold (with the contraindications and warnings among them).
 pub(super) fn joined_to_subject(tokens: &[&str], subject: &Range<usize>) -> bool {
     let after = tokens.get(subject.end);
     let before = subject.start.checked_sub(1).map(|at| tokens[at]);
-    let an_effect_with =
-        || before == Some("with") && ends_in_condition_term(&tokens[..subject.start - 1]);
     after.is_some_and(|w| words(WordClass::JoiningAfter).contains(w))
-        || (before.is_some_and(|w| words(WordClass::JoiningBefore).contains(&w))
-            && !an_effect_with())
+        || before.is_some_and(|w| words(WordClass::JoiningBefore).contains(&w))
 }
 
 /// Adds, after those already asked for, the subsections of the populations `lower` names
@@ -248,6 +233,26 @@ mod tests {
             ["contraindications"],
             "\"should … not be used\" around the name"
         );
+    }
+
+    #[test]
+    fn a_whole_word_cue_does_not_ask_for_a_longer_word() {
+        let v = vocabulary();
+        let sections = |q: &str| v.understand(q).sections;
+        assert!(sections("sertraline seizures in patients with epilepsy")
+            .contains(&"contraindications"));
+        assert!(
+            !sections("sertraline seizures in patients without epilepsy")
+                .contains(&"contraindications")
+        );
+        assert!(sections("sertraline while lactating").contains(&"nursing_mothers"));
+        assert!(!sections("sertraline and lactate dehydrogenase").contains(&"nursing_mothers"));
+        assert!(!sections("sertraline jaw pain after dental work").contains(&"mechanism_of_action"));
+        assert_eq!(
+            sections("how does sertraline work")[0],
+            "mechanism_of_action"
+        );
+        assert!(!sections("must notify the doctor about sertraline").contains(&"contraindications"));
     }
 
     #[test]
@@ -384,10 +389,10 @@ mod tests {
             );
         }
         assert!(
-            v.understand("sertraline for kidney stones")
+            !v.understand("sertraline for kidney stones")
                 .sections
-                .is_empty(),
-            "an organ phrase after \"for\" is what the drug is for, and asks for no dosing"
+                .contains(&"dosage_and_administration"),
+            "an organ phrase of a harm claims its organ word, which asks for no dosing"
         );
         assert_eq!(
             v.understand("sertraline dose in renal failure").sections[0],

@@ -6,9 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use super::drug_words::HEAD_NOUNS;
-use super::word_tables::{parsed, threshold, words, WordClass};
-use crate::tables::understand as tables;
+use super::word_tables::{threshold, words, WordClass};
 use drugcite_core::text::name_words;
 
 /// Words joining a second thing to the subject: "X with …", "X while on …", "X and …"
@@ -50,26 +48,12 @@ pub fn form_routes() -> &'static BTreeMap<String, Vec<String>> {
     &ROUTES
 }
 
-/// Clipped words people type for a medicine noun, and the noun they stand for
-/// (`clipped-nouns.tsv`).
-static CLIPPED_NOUNS: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
-    let table = parsed(&tables::CLIPPED_NOUNS);
-    let (clip, noun) = (table.column("clip"), table.column("noun"));
-    let rows = table.rows().iter();
-    rows.map(|row| (row.cell(clip), row.cell(noun))).collect()
-});
-
-/// The medicine noun `word` is, in the singular ("pills" is "pill", "meds" "medication").
+/// The medicine noun `word` is, in the singular ("pills" is "pill").
 pub fn medicine_noun(word: &str) -> Option<&'static str> {
     let nouns = medicine_nouns();
-    let clipped = || {
-        let (_, noun) = CLIPPED_NOUNS.iter().find(|(clip, _)| *clip == word)?;
-        nouns.get(*noun)
-    };
     nouns
         .get(word)
         .or_else(|| nouns.get(word.strip_suffix('s')?))
-        .or_else(clipped)
         .map(String::as_str)
 }
 
@@ -80,17 +64,6 @@ pub(super) fn named_form_routes(tokens: &[&str]) -> BTreeSet<String> {
         .iter()
         .filter_map(|t| form_routes().get(medicine_noun(t)?));
     routes.flatten().cloned().collect()
-}
-
-/// The routes of the form noun after the material named at `at` and its head noun ("fish oil
-/// pills" are swallowed): the form of the product the question means. `None` when the words
-/// name no material followed by a form ("lidocaine patch" names the drug, whatever its forms).
-pub(super) fn form_after_material(tokens: &[&str], at: usize) -> Option<&'static [String]> {
-    tokens
-        .get(at + 1)
-        .filter(|next| HEAD_NOUNS.contains(next))?;
-    let noun = medicine_noun(tokens.get(at + 2)?)?;
-    form_routes().get(noun).map(Vec::as_slice)
 }
 
 /// Whether `tokens` name a medicine besides the subject at `subject` by a medicine noun outside
@@ -131,21 +104,6 @@ mod tests {
         assert_eq!(medicine_noun("pillow"), None);
         assert!(form_routes()["shot"].contains(&"subcutaneous".to_owned()));
         assert_eq!(form_routes()["pill"], ["oral"]);
-    }
-
-    #[test]
-    fn the_form_after_a_material_names_its_routes() {
-        let tokens = ["can", "fish", "oil", "pills", "cause"];
-        assert_eq!(
-            form_after_material(&tokens, 1),
-            Some(&["oral".to_owned()][..])
-        );
-        assert_eq!(form_after_material(&["lidocaine", "patch"], 0), None);
-        assert_eq!(
-            form_after_material(&["metformin", "kidney", "pill"], 0),
-            None
-        );
-        assert_eq!(form_after_material(&["fish", "oil"], 0), None);
     }
 
     #[test]

@@ -224,15 +224,6 @@ fn curated_prefix<'a>(run: &[&'a str]) -> Vec<&'a str> {
         .unwrap_or_default()
 }
 
-/// Whether `words` end in a curated condition term of any origin, at most `MAX_MODIFIERS`
-/// words long ("flu-like symptoms", "hair loss"), the last word's plural "s" ignored.
-pub(super) fn ends_in_condition_term(words: &[&str]) -> bool {
-    static TERMS: LazyLock<HashSet<String>> =
-        LazyLock::new(|| curated_terms().into_iter().map(|term| term.term).collect());
-    (1..=(*MAX_MODIFIERS).min(words.len()))
-        .any(|length| is_term(&TERMS, &words[words.len() - length..]))
-}
-
 /// Whether `words` are a curated condition term, the last word's plural "s" ignored.
 fn names_condition(words: &[&str]) -> bool {
     static TERMS: LazyLock<HashSet<String>> = LazyLock::new(|| {
@@ -326,15 +317,6 @@ mod tests {
         );
         assert_eq!(before("grapefruit juice with gout medicine"), ["gout"]);
         assert_eq!(before("migraine shot"), ["migraine"]);
-    }
-
-    #[test]
-    fn meds_is_read_as_a_medicine_noun() {
-        let named = condition_of_medicine("my anxiety meds", |w| w != "my");
-        assert_eq!(
-            (named.words, named.noun),
-            (vec!["anxiety"], Some("medication"))
-        );
     }
 
     #[test]

@@ -1,13 +1,12 @@
 //! Where a question names drugs: class phrases (longest first, never overlapping), then drug
 //! words — exact, singular, or misspelled names — each a mention of the labels it names, and
-//! the order that puts the named drug of a class–drug pair first. Reads the vocabulary only;
-//! knows nothing of sections or ranking.
+//! combinations named back to back. Reads the vocabulary only; knows nothing of sections or
+//! ranking.
 
 use std::collections::BTreeSet;
 
 use super::class_phrases::phrase_positions;
 use super::drug_words::{is_name_word, singular};
-use super::medicine::{form_after_material, JOINING_WORDS};
 use super::understanding::{DrugMention, Found};
 use super::DrugVocabulary;
 
@@ -46,8 +45,7 @@ impl DrugVocabulary {
             let exact = self.drug_labels(word, tokens.get(at + 1).copied());
             let named = exact
                 .map(|labels| (word, labels))
-                .or_else(|| self.misspelled(word))
-                .filter(|(_, labels)| self.given_as_named(labels, tokens, at));
+                .or_else(|| self.misspelled(word));
             let Some((name, labels)) = named else {
                 at += 1;
                 continue;
@@ -97,20 +95,6 @@ impl DrugVocabulary {
         }
     }
 
-    /// Whether one of `labels` is given by a route of the form named after the material at
-    /// `at` ("fish oil pills" are swallowed: an infusion holding fish oil is not what they
-    /// name), or no such form is named, or no label says its routes.
-    fn given_as_named(&self, labels: &BTreeSet<u32>, tokens: &[&str], at: usize) -> bool {
-        let Some(wanted) = form_after_material(tokens, at) else {
-            return true;
-        };
-        let mut said = labels
-            .iter()
-            .filter_map(|&label| self.given_by_one_of(label, wanted))
-            .peekable();
-        said.peek().is_none() || said.any(|given| given)
-    }
-
     /// The name a misspelled `word` stands for and its labels; never for a name word itself
     /// (one that needs its head noun stays unmatched without it), a drug without a label, a
     /// salt or form word ("phosphate" is not a misspelled "phosphates"), or a word the labels
@@ -139,24 +123,4 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
-}
-
-/// `found` (in question order) with its first named drug moved to the front when a joining
-/// word before it pairs it with the class named first: of a pair, the drug named by its name
-/// is what a question asks about ("can I take heartburn medicine with rilpivirine", "after
-/// stopping an maoi can I start tapentadol" ask of the named drug's label). Unchanged
-/// otherwise ("steroid inhaler white patches": "white" begins an ingredient's name, no pair).
-pub(super) fn named_drug_first(mut found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
-    if !found.first().is_some_and(|f| f.class) {
-        return found;
-    }
-    let paired = |f: &Found| {
-        tokens[..f.span.start]
-            .iter()
-            .any(|w| JOINING_WORDS.contains(w))
-    };
-    if let Some(at) = found.iter().position(|f| !f.class && paired(f)) {
-        found[..=at].rotate_right(1);
-    }
-    found
 }

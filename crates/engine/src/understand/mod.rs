@@ -48,7 +48,6 @@ use label_brands::SaltWords;
 use later_words::with_unsuffixed;
 use lay::LayTerms;
 use medicine::{named_form_routes, names_another_medicine};
-use mentions::named_drug_first;
 use name_table::NameTable;
 pub(crate) use reading::{default_relations, example_connector, is_filler, Reading, Unasked};
 pub use respelling::LabelWords;
@@ -259,7 +258,6 @@ impl DrugVocabulary {
         let before_first = found.first().map_or(tokens.len(), |f| f.span.start);
         let subject_open =
             (0..before_first).any(|at| !in_class_phrase(at) && asks_for_drugs(&tokens, at));
-        let found = named_drug_first(found, &tokens);
         let subject = found.first().filter(|_| !subject_open);
         let topic = join_without(&tokens, subject.map(|f| f.span.clone()));
         let class_subject = subject.filter(|f| f.class).map(|f| f.span.clone());
