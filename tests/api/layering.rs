@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 /// Each crate, the drugcite crates it may depend on, and the crates.io packages it must not.
 const LAYERS: &[(&str, &[&str], &[&str])] = &[
     ("crates/core", &[], NO_IO),
-    ("crates/store", &["drugcite-core"], NO_HTTP),
+    ("crates/store", &["drugcite-core"], NO_HTTP_NO_ACCOUNTS),
     (
         "crates/engine",
         &["drugcite-core", "drugcite-store"],
-        NO_HTTP,
+        NO_HTTP_NO_ACCOUNTS,
     ),
     ("crates/accounts", &["drugcite-core"], NO_HTTP),
     (
@@ -54,9 +54,24 @@ const NO_HTTP: &[&str] = &[
     "tower-http",
     "rmcp",
     "clap",
-    "sqlx",
     "minijinja",
     "prometheus-client",
+];
+
+/// The store and the engine: no HTTP, and no accounts database or rate limiting either (the
+/// accounts crate owns those).
+const NO_HTTP_NO_ACCOUNTS: &[&str] = &[
+    "axum",
+    "axum-extra",
+    "hyper",
+    "hyper-util",
+    "tower",
+    "tower-http",
+    "rmcp",
+    "clap",
+    "minijinja",
+    "prometheus-client",
+    "sqlx",
     "governor",
 ];
 

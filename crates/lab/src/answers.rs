@@ -172,7 +172,7 @@ mod tests {
             first_difference(&a, &b, String::new()).as_deref(),
             Some("/results/1/fp")
         );
-        let shorter = json!({"results": [{"fp": "1"}]});
+        let shorter = json!({"results": [{"fp": "1"}], "metadata": {}});
         assert_eq!(
             first_difference(&a, &shorter, String::new()).as_deref(),
             Some("/results")

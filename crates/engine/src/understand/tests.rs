@@ -75,8 +75,8 @@ fn curated_brands_reach_generic_labels_and_classes_their_members() {
     );
     assert_eq!(
         labels("do statins interact with Zoloft?"),
-        [BTreeSet::from([0]), BTreeSet::from([2, 5])],
-        "the named drug before the class"
+        [BTreeSet::from([2, 5]), BTreeSet::from([0])],
+        "in question order: the class named first, then the brand's generic"
     );
     assert_eq!(labels("SSRIs and bleeding"), [BTreeSet::from([0])]);
     assert!(
@@ -430,33 +430,6 @@ fn the_forms_a_question_names_give_routes_that_tell_labels_given_otherwise() {
         .understand("cholesterol medicine and muscle pain")
         .form_routes
         .is_empty());
-}
-
-#[test]
-fn a_named_drug_is_the_subject_before_a_class_named_first() {
-    let v = vocabulary();
-    let u = v.understand("can I take a cholesterol medicine with pimozide");
-    let first: Vec<u32> = u.drugs[0].labels.iter().copied().collect();
-    assert_eq!(
-        first,
-        [1],
-        "pimozide is asked about, the class is its partner"
-    );
-    assert!(u.drugs[1].class.is_some());
-    assert!(
-        u.sections.contains(&"drug_interactions"),
-        "{:?}",
-        u.sections
-    );
-    let classes_only = v.understand("cholesterol medicine and muscle breakdown");
-    assert!(classes_only.drugs[0].class.is_some());
-    let unjoined = v.understand("cholesterol medicine pimozide");
-    assert!(
-        unjoined.drugs[0].class.is_some(),
-        "no joining word: not a pair"
-    );
-    let joined_before = v.understand("after stopping a statin can I start pimozide");
-    assert!(joined_before.drugs[0].class.is_none());
 }
 
 #[test]
