@@ -35,7 +35,6 @@ mod request_id;
 mod seal;
 mod search;
 mod search_effects;
-mod search_forms;
 mod search_headings;
 mod search_meaning;
 mod search_partners;

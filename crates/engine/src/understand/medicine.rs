@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use super::drug_words::HEAD_NOUNS;
 use super::word_tables::{threshold, words, WordClass};
 use drugcite_core::text::name_words;
 
@@ -67,17 +66,6 @@ pub(super) fn named_form_routes(tokens: &[&str]) -> BTreeSet<String> {
     routes.flatten().cloned().collect()
 }
 
-/// The routes of the form noun after the material named at `at` and its head noun ("fish oil
-/// pills" are swallowed): the form of the product the question means. `None` when the words
-/// name no material followed by a form ("lidocaine patch" names the drug, whatever its forms).
-pub(super) fn form_after_material(tokens: &[&str], at: usize) -> Option<&'static [String]> {
-    tokens
-        .get(at + 1)
-        .filter(|next| HEAD_NOUNS.contains(next))?;
-    let noun = medicine_noun(tokens.get(at + 2)?)?;
-    form_routes().get(noun).map(Vec::as_slice)
-}
-
 /// Whether `tokens` name a medicine besides the subject at `subject` by a medicine noun outside
 /// every span of `mentions`: before the subject ("my other pills … X"), or after it past a
 /// joining word ("X with nitro pills", "X while on pain pills"). A noun right after the name
@@ -116,21 +104,6 @@ mod tests {
         assert_eq!(medicine_noun("pillow"), None);
         assert!(form_routes()["shot"].contains(&"subcutaneous".to_owned()));
         assert_eq!(form_routes()["pill"], ["oral"]);
-    }
-
-    #[test]
-    fn the_form_after_a_material_names_its_routes() {
-        let tokens = ["can", "fish", "oil", "pills", "cause"];
-        assert_eq!(
-            form_after_material(&tokens, 1),
-            Some(&["oral".to_owned()][..])
-        );
-        assert_eq!(form_after_material(&["lidocaine", "patch"], 0), None);
-        assert_eq!(
-            form_after_material(&["metformin", "kidney", "pill"], 0),
-            None
-        );
-        assert_eq!(form_after_material(&["fish", "oil"], 0), None);
     }
 
     #[test]

@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 
 use super::class_phrases::phrase_positions;
 use super::drug_words::{is_name_word, singular};
-use super::medicine::form_after_material;
 use super::understanding::{DrugMention, Found};
 use super::DrugVocabulary;
 
@@ -46,8 +45,7 @@ impl DrugVocabulary {
             let exact = self.drug_labels(word, tokens.get(at + 1).copied());
             let named = exact
                 .map(|labels| (word, labels))
-                .or_else(|| self.misspelled(word))
-                .filter(|(_, labels)| self.given_as_named(labels, tokens, at));
+                .or_else(|| self.misspelled(word));
             let Some((name, labels)) = named else {
                 at += 1;
                 continue;
@@ -95,20 +93,6 @@ impl DrugVocabulary {
             combinations: labels.intersection(&self.combinations).copied().collect(),
             labels: labels.clone(),
         }
-    }
-
-    /// Whether one of `labels` is given by a route of the form named after the material at
-    /// `at` ("fish oil pills" are swallowed: an infusion holding fish oil is not what they
-    /// name), or no such form is named, or no label says its routes.
-    fn given_as_named(&self, labels: &BTreeSet<u32>, tokens: &[&str], at: usize) -> bool {
-        let Some(wanted) = form_after_material(tokens, at) else {
-            return true;
-        };
-        let mut said = labels
-            .iter()
-            .filter_map(|&label| self.given_by_one_of(label, wanted))
-            .peekable();
-        said.peek().is_none() || said.any(|given| given)
     }
 
     /// The name a misspelled `word` stands for and its labels; never for a name word itself

@@ -375,30 +375,6 @@ fn a_salt_word_before_the_name_does_not_begin_it() {
 }
 
 #[test]
-fn a_material_followed_by_a_form_its_labels_are_not_given_by_names_none_of_them() {
-    let names = vec![
-        "smoflipid".to_owned(),
-        "soybean oil".to_owned(),
-        "fish oil".to_owned(),
-    ];
-    let routes = vec!["INTRAVENOUS".to_owned()];
-    let v = DrugVocabulary::build([LabelNames {
-        label: 0,
-        generic: "smoflipid",
-        names: &names,
-        brands: &[],
-        classes: &[],
-        routes: &routes,
-    }]);
-    assert!(v
-        .understand("can fish oil pills cause afib")
-        .drugs
-        .is_empty());
-    assert_eq!(v.understand("fish oil infusion allergy").drugs.len(), 1);
-    assert_eq!(v.understand("fish oil allergy").drugs.len(), 1);
-}
-
-#[test]
 fn the_forms_a_question_names_give_routes_that_tell_labels_given_otherwise() {
     let names = vec!["smoflipid".to_owned(), "fish oil".to_owned()];
     let intravenous = vec!["INTRAVENOUS".to_owned()];
