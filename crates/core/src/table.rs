@@ -19,6 +19,20 @@ pub const SOURCE_KINDS: &[&str] = &[
 /// The columns of a threshold table: a named number and where it comes from.
 pub const THRESHOLD_COLUMNS: &[&str] = &["name", "value", "source"];
 
+/// A `TableSource` compiled in from `$file`, its path from the repository root (every crate
+/// lives two folders below it): one literal names both the file the errors cite and the text
+/// compiled in, so the two cannot drift apart.
+#[macro_export]
+macro_rules! table_source {
+    ($file:literal, $columns:expr) => {
+        $crate::table::TableSource {
+            file: $file,
+            text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../", $file)),
+            columns: $columns,
+        }
+    };
+}
+
 /// A table file's text, where it lives and the columns it must have (the last is `source`).
 #[derive(Clone, Copy, Debug)]
 pub struct TableSource {

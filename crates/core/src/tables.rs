@@ -6,60 +6,48 @@
 use crate::table::{TableSource, THRESHOLD_COLUMNS};
 
 /// Named numbers of the core.
-pub const THRESHOLDS: TableSource = TableSource {
-    file: "crates/core/tables/thresholds.tsv",
-    text: include_str!("../tables/thresholds.tsv"),
-    columns: THRESHOLD_COLUMNS,
-};
+pub const THRESHOLDS: TableSource =
+    crate::table_source!("crates/core/tables/thresholds.tsv", THRESHOLD_COLUMNS);
 
 /// Second-person words from which a text reads as addressed to the patient.
-pub const PATIENT_VOICE: TableSource = TableSource {
-    file: "crates/core/tables/patient-voice.tsv",
-    text: include_str!("../tables/patient-voice.tsv"),
-    columns: &["word", "source"],
-};
+pub const PATIENT_VOICE: TableSource =
+    crate::table_source!("crates/core/tables/patient-voice.tsv", &["word", "source"]);
 
 /// openFDA section key → the section's display name.
-pub const SECTION_NAMES: TableSource = TableSource {
-    file: "crates/core/tables/section-names.tsv",
-    text: include_str!("../tables/section-names.tsv"),
-    columns: &["key", "name", "source"],
-};
+pub const SECTION_NAMES: TableSource = crate::table_source!(
+    "crates/core/tables/section-names.tsv",
+    &["key", "name", "source"]
+);
 
 /// LOINC section code → its name and openFDA section key.
-pub const LOINC_SECTIONS: TableSource = TableSource {
-    file: "crates/core/tables/loinc-sections.tsv",
-    text: include_str!("../tables/loinc-sections.tsv"),
-    columns: &["code", "loinc_name", "key", "source"],
-};
+pub const LOINC_SECTIONS: TableSource = crate::table_source!(
+    "crates/core/tables/loinc-sections.tsv",
+    &["code", "loinc_name", "key", "source"]
+);
 
 /// Sections that are only the general part of their parent.
-pub const GENERAL_PARTS: TableSource = TableSource {
-    file: "crates/core/tables/general-parts.tsv",
-    text: include_str!("../tables/general-parts.tsv"),
-    columns: &["section", "source"],
-};
+pub const GENERAL_PARTS: TableSource = crate::table_source!(
+    "crates/core/tables/general-parts.tsv",
+    &["section", "source"]
+);
 
 /// Abbreviations whose full stop ends no sentence.
-pub const ABBREVIATIONS: TableSource = TableSource {
-    file: "crates/core/tables/abbreviations.tsv",
-    text: include_str!("../tables/abbreviations.tsv"),
-    columns: &["abbreviation", "source"],
-};
+pub const ABBREVIATIONS: TableSource = crate::table_source!(
+    "crates/core/tables/abbreviations.tsv",
+    &["abbreviation", "source"]
+);
 
 /// Negative contractions whose stem is not the verb.
-pub const CONTRACTIONS: TableSource = TableSource {
-    file: "crates/core/tables/contractions.tsv",
-    text: include_str!("../tables/contractions.tsv"),
-    columns: &["stem", "written_out", "source"],
-};
+pub const CONTRACTIONS: TableSource = crate::table_source!(
+    "crates/core/tables/contractions.tsv",
+    &["stem", "written_out", "source"]
+);
 
 /// Plural endings and the singular endings they fold to, in the order they are tried.
-pub const PLURAL_ENDINGS: TableSource = TableSource {
-    file: "crates/core/tables/plural-endings.tsv",
-    text: include_str!("../tables/plural-endings.tsv"),
-    columns: &["ending", "singular", "min_chars", "source"],
-};
+pub const PLURAL_ENDINGS: TableSource = crate::table_source!(
+    "crates/core/tables/plural-endings.tsv",
+    &["ending", "singular", "min_chars", "source"]
+);
 
 /// Every table of the core, for `drugcite_engine::tables::check_all`.
 pub const ALL: &[&TableSource] = &[

@@ -5,32 +5,24 @@
 use drugcite_core::table::{TableSource, THRESHOLD_COLUMNS};
 
 /// Named numbers of the list mining.
-pub const THRESHOLDS: TableSource = TableSource {
-    file: "crates/lab/tables/thresholds.tsv",
-    text: include_str!("../tables/thresholds.tsv"),
-    columns: THRESHOLD_COLUMNS,
-};
+pub const THRESHOLDS: TableSource =
+    drugcite_core::table_source!("crates/lab/tables/thresholds.tsv", THRESHOLD_COLUMNS);
 
 /// The parts of the sentence that introduces a list of common adverse reactions.
-pub const LIST_INTRO: TableSource = TableSource {
-    file: "crates/lab/tables/list-intro.tsv",
-    text: include_str!("../tables/list-intro.tsv"),
-    columns: &["part", "phrase", "source"],
-};
+pub const LIST_INTRO: TableSource = drugcite_core::table_source!(
+    "crates/lab/tables/list-intro.tsv",
+    &["part", "phrase", "source"]
+);
 
 /// List items that are not reactions.
-pub const NOT_REACTIONS: TableSource = TableSource {
-    file: "crates/lab/tables/not-reactions.tsv",
-    text: include_str!("../tables/not-reactions.tsv"),
-    columns: &["item", "match", "source"],
-};
+pub const NOT_REACTIONS: TableSource = drugcite_core::table_source!(
+    "crates/lab/tables/not-reactions.tsv",
+    &["item", "match", "source"]
+);
 
 /// Label fields whose lists are mined.
-pub const LISTING_FIELDS: TableSource = TableSource {
-    file: "crates/lab/tables/listing-fields.tsv",
-    text: include_str!("../tables/listing-fields.tsv"),
-    columns: &["field", "source"],
-};
+pub const LISTING_FIELDS: TableSource =
+    drugcite_core::table_source!("crates/lab/tables/listing-fields.tsv", &["field", "source"]);
 
 /// Every table of the lab.
 pub const ALL: &[&TableSource] = &[&THRESHOLDS, &LIST_INTRO, &NOT_REACTIONS, &LISTING_FIELDS];

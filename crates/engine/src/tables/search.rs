@@ -7,25 +7,22 @@ use std::sync::LazyLock;
 use drugcite_core::table::{Table, TableSource, THRESHOLD_COLUMNS};
 
 /// Named numbers of search, the effect index, the openings and the quote check.
-pub const THRESHOLDS: TableSource = TableSource {
-    file: "crates/engine/tables/search/thresholds.tsv",
-    text: include_str!("../../tables/search/thresholds.tsv"),
-    columns: THRESHOLD_COLUMNS,
-};
+pub const THRESHOLDS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/search/thresholds.tsv",
+    THRESHOLD_COLUMNS
+);
 
 /// What each clinical section answers, embedded for section meaning.
-pub const SECTION_DESCRIPTIONS: TableSource = TableSource {
-    file: "crates/engine/tables/search/section-descriptions.tsv",
-    text: include_str!("../../tables/search/section-descriptions.tsv"),
-    columns: &["sections", "description", "source"],
-};
+pub const SECTION_DESCRIPTIONS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/search/section-descriptions.tsv",
+    &["sections", "description", "source"]
+);
 
 /// What search does with some sections: effects, openings, the Indications.
-pub const SECTION_ROLES: TableSource = TableSource {
-    file: "crates/engine/tables/search/section-roles.tsv",
-    text: include_str!("../../tables/search/section-roles.tsv"),
-    columns: &["section", "role", "source"],
-};
+pub const SECTION_ROLES: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/search/section-roles.tsv",
+    &["section", "role", "source"]
+);
 
 /// Every table of this area, for `check_all`.
 pub const ALL: &[&TableSource] = &[&THRESHOLDS, &SECTION_DESCRIPTIONS, &SECTION_ROLES];

@@ -5,17 +5,15 @@
 use drugcite_core::table::{TableSource, THRESHOLD_COLUMNS};
 
 /// Named numbers of the question reader.
-pub const THRESHOLDS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/thresholds.tsv",
-    text: include_str!("../../tables/understand/thresholds.tsv"),
-    columns: THRESHOLD_COLUMNS,
-};
+pub const THRESHOLDS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/thresholds.tsv",
+    THRESHOLD_COLUMNS
+);
 
 /// Section and relation cues of a question, with the flags they set (one table for both readers).
-pub const QUESTION_CUES: TableSource = TableSource {
-    file: "crates/engine/tables/understand/question-cues.tsv",
-    text: include_str!("../../tables/understand/question-cues.tsv"),
-    columns: &[
+pub const QUESTION_CUES: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/question-cues.tsv",
+    &[
         "group",
         "cue",
         "match",
@@ -23,78 +21,68 @@ pub const QUESTION_CUES: TableSource = TableSource {
         "relations",
         "flags",
         "source",
-    ],
-};
+    ]
+);
 
 /// The relation types a graph question asks when its wording names none.
-pub const DEFAULT_RELATIONS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/default-relations.tsv",
-    text: include_str!("../../tables/understand/default-relations.tsv"),
-    columns: &["case", "relations", "source"],
-};
+pub const DEFAULT_RELATIONS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/default-relations.tsv",
+    &["case", "relations", "source"]
+);
 
 /// English function words and the part each plays in reading a question.
-pub const FUNCTION_WORDS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/function-words.tsv",
-    text: include_str!("../../tables/understand/function-words.tsv"),
-    columns: &["word", "class", "source"],
-};
+pub const FUNCTION_WORDS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/function-words.tsv",
+    &["word", "class", "source"]
+);
 
 /// Question words with a part in reading a question besides the cues (drug nouns, filler…).
-pub const QUESTION_WORDS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/question-words.tsv",
-    text: include_str!("../../tables/understand/question-words.tsv"),
-    columns: &["word", "class", "source"],
-};
+pub const QUESTION_WORDS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/question-words.tsv",
+    &["word", "class", "source"]
+);
 
 /// Salt, form, route and connective words of product names: never a drug mention.
-pub const NOT_NAME_WORDS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/not-name-words.tsv",
-    text: include_str!("../../tables/understand/not-name-words.tsv"),
-    columns: &["word", "kind", "source"],
-};
+pub const NOT_NAME_WORDS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/not-name-words.tsv",
+    &["word", "kind", "source"]
+);
 
 /// Head nouns of chemical and material names ("acid" of "lactic acid").
-pub const HEAD_NOUNS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/head-nouns.tsv",
-    text: include_str!("../../tables/understand/head-nouns.tsv"),
-    columns: &["word", "source"],
-};
+pub const HEAD_NOUNS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/head-nouns.tsv",
+    &["word", "source"]
+);
 
 /// USAN stems that make a question word shaped like a drug name.
-pub const USAN_STEMS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/usan-stems.tsv",
-    text: include_str!("../../tables/understand/usan-stems.tsv"),
-    columns: &["stem", "source"],
-};
+pub const USAN_STEMS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/usan-stems.tsv",
+    &["stem", "source"]
+);
 
 /// Sections ranked below the professional ones unless asked for.
-pub const PERIPHERAL_SECTIONS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/peripheral-sections.tsv",
-    text: include_str!("../../tables/understand/peripheral-sections.tsv"),
-    columns: &["section", "source"],
-};
+pub const PERIPHERAL_SECTIONS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/peripheral-sections.tsv",
+    &["section", "source"]
+);
 
 /// Populations and settings a question or a label sentence names.
-pub const POPULATIONS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/populations.tsv",
-    text: include_str!("../../tables/understand/populations.tsv"),
-    columns: &["population", "phrase", "match", "source"],
-};
+pub const POPULATIONS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/populations.tsv",
+    &["population", "phrase", "match", "source"]
+);
 
 /// The grades an impairment may be named with.
-pub const IMPAIRMENT_GRADES: TableSource = TableSource {
-    file: "crates/engine/tables/understand/impairment-grades.tsv",
-    text: include_str!("../../tables/understand/impairment-grades.tsv"),
-    columns: &["population", "grade", "phrase", "position", "source"],
-};
+pub const IMPAIRMENT_GRADES: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/impairment-grades.tsv",
+    &["population", "grade", "phrase", "position", "source"]
+);
 
 /// The label subsections a population asks for.
-pub const POPULATION_SECTIONS: TableSource = TableSource {
-    file: "crates/engine/tables/understand/population-sections.tsv",
-    text: include_str!("../../tables/understand/population-sections.tsv"),
-    columns: &["population", "sections", "source"],
-};
+pub const POPULATION_SECTIONS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/population-sections.tsv",
+    &["population", "sections", "source"]
+);
 
 /// Every table of this area, for `check_all`.
 pub const ALL: &[&TableSource] = &[
