@@ -22,6 +22,7 @@ TEST_MODULE = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+
 USE = re.compile(r"\buse\s+([^;]+);")
 PUB_USE = re.compile(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);")
 INLINE = re.compile(r"(?<![:\w])((?:crate|super|self)(?:::\w+)+)(?![\w:])")
+EXPORTED_MACRO = re.compile(r"#\[macro_export\]\s*macro_rules!\s*(\w+)")
 
 
 def crate_dirs():
@@ -96,6 +97,10 @@ class Crate:
                     target = self.absolute(module, segments)
                     if target and segments[-1] != "*":
                         self.reexports[(module, segments[-1])] = target
+        for module, text in self.texts.items():
+            for match in EXPORTED_MACRO.finditer(text):
+                # `#[macro_export]` puts a macro at the crate root; its home is where it is written.
+                self.reexports[((), match.group(1))] = list(module) + [match.group(1)]
         self.edges = collections.defaultdict(lambda: collections.defaultdict(list))
         for module, text in self.texts.items():
             for at, segments in self.references(text):
