@@ -10,6 +10,12 @@ pub enum AccountError {
     BadAmount(String),
     #[error("key name must be 1 to 100 characters")]
     BadKeyName,
+    #[error("the password is too easy to guess: {0}")]
+    GuessablePassword(String),
+    #[error("this link has expired or was already used: ask for a new one")]
+    BadToken,
+    #[error("too many sign-up or reset requests from your network: try again in an hour")]
+    MailThrottled,
     #[error("an account with this email already exists")]
     EmailTaken,
     #[error("sign-up is by invitation: ask the operator for an account")]

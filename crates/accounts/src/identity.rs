@@ -1,4 +1,4 @@
-//! Who someone is: accounts (sign-up, operator-made, the operator account), Argon2id
+//! Who someone is: accounts (inserted, operator-made, the operator account), Argon2id
 //! password hashes, log-in with throttling, and console sessions (only their SHA-256 stored).
 //! Must not know about keys' use or credit beyond the starting grant.
 
@@ -48,21 +48,14 @@ impl SessionToken {
     }
 }
 
-fn sha256_hex(text: &str) -> String {
+pub(crate) fn sha256_hex(text: &str) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }
 
 impl Accounts {
-    /// Console sign-up: refused when the operator made sign-up invite-only.
-    pub async fn sign_up(&self, email: Email, password: Password) -> Result<Account, AccountError> {
-        if !self.policy.open_signup {
-            return Err(AccountError::SignupClosed);
-        }
-        self.create_account(&email, Some(password), false).await
-    }
-
-    /// Makes an account with the starting credit (recorded in its ledger); `unlimited` ones
-    /// are never charged. Without a password the account cannot log in.
+    /// Makes an account with the starting credit (recorded in its ledger) and its email
+    /// taken as verified (the operator vouches for it); `unlimited` ones are never charged.
+    /// Without a password the account cannot log in.
     pub async fn create_account(
         &self,
         email: &Email,
@@ -73,31 +66,50 @@ impl Accounts {
             Some(password) => Some(hash_password(password).await?),
             None => None,
         };
+        let credit = if unlimited {
+            Credit::ZERO
+        } else {
+            self.policy.starting_credit
+        };
+        self.insert_account(email, hash, credit, unlimited, true)
+            .await
+    }
+
+    /// Inserts an account holding `credit` (its ledger records the grant when `verified`;
+    /// an unverified account gets its starting credit when its email is confirmed).
+    pub(crate) async fn insert_account(
+        &self,
+        email: &Email,
+        hash: Option<String>,
+        credit: Credit,
+        unlimited: bool,
+        verified: bool,
+    ) -> Result<Account, AccountError> {
         let account = Account {
             id: random_hex(8),
             email: email.to_string(),
-            credit: if unlimited {
-                Credit::ZERO
-            } else {
-                self.policy.starting_credit
-            },
+            credit,
             unlimited,
         };
+        let created = now();
         // The INSERT comes first: it takes the write lock at once (SQLite) and the unique
         // email decides a race between two sign-ups.
         let mut tx = self.pool.begin().await?;
-        sqlx::query("INSERT INTO accounts (id, email, password_hash, credit_micros, unlimited, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+        sqlx::query("INSERT INTO accounts (id, email, password_hash, credit_micros, unlimited, created_at, email_verified_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
             .bind(&account.id)
             .bind(&account.email)
             .bind(hash)
             .bind(account.credit.micros())
             .bind(i64::from(unlimited))
-            .bind(now())
+            .bind(created)
+            .bind(verified.then_some(created))
             .execute(&mut *tx)
             .await
             .map_err(|e| if is_unique_violation(&e) { AccountError::EmailTaken } else { e.into() })?;
-        super::credit::record_grant(&mut tx, &account.id, account.credit, "starting credit")
-            .await?;
+        if verified {
+            super::credit::record_grant(&mut tx, &account.id, account.credit, "starting credit")
+                .await?;
+        }
         tx.commit().await?;
         Ok(account)
     }
@@ -163,6 +175,12 @@ impl Accounts {
         let id = id
             .filter(|_| matches)
             .ok_or(AccountError::WrongCredentials)?;
+        let token = self.open_session(&id).await?;
+        Ok((token, self.account(&id).await?))
+    }
+
+    /// Opens a console session for account `id` (after a log-in or a confirmed email).
+    pub(crate) async fn open_session(&self, id: &str) -> Result<SessionToken, AccountError> {
         let token = SessionToken(random_hex(32));
         sqlx::query("DELETE FROM sessions WHERE expires_at < $1")
             .bind(now())
@@ -172,11 +190,11 @@ impl Accounts {
             "INSERT INTO sessions (token_sha256, account_id, expires_at) VALUES ($1, $2, $3)",
         )
         .bind(sha256_hex(token.expose()))
-        .bind(&id)
+        .bind(id)
         .bind(now() + SESSION_SECS)
         .execute(&self.pool)
         .await?;
-        Ok((token, self.account(&id).await?))
+        Ok(token)
     }
 
     /// The account of a live session, if the token names one.
@@ -207,11 +225,11 @@ fn operator_email() -> Email {
     Email::parse(OPERATOR_EMAIL).expect("the operator's email parses")
 }
 
-fn is_unique_violation(error: &sqlx::Error) -> bool {
+pub(crate) fn is_unique_violation(error: &sqlx::Error) -> bool {
     matches!(error, sqlx::Error::Database(e) if e.is_unique_violation())
 }
 
-async fn hash_password(password: Password) -> Result<String, AccountError> {
+pub(crate) async fn hash_password(password: Password) -> Result<String, AccountError> {
     tokio::task::spawn_blocking(move || {
         let salt = SaltString::generate(&mut OsRng);
         Argon2::default()

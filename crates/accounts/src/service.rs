@@ -1,12 +1,14 @@
 //! The accounts engine over one database: opened with its policy, holding the pool, the
-//! log-in throttle and the meter. Its calls are written beside their concern (`identity`,
+//! log-in and mail throttles and the meter. Its calls are written beside their concern (`identity`,
 //! `keys`, `credit`).
 
 use sqlx::AnyPool;
 
 use crate::db::{self, Database};
 use crate::error::AccountError;
+use crate::mail_throttle::MailThrottle;
 use crate::meter::Meter;
+use crate::onboarding::Onboarding;
 use crate::policy::Policy;
 use crate::throttle::LoginThrottle;
 
@@ -16,6 +18,8 @@ pub struct Accounts {
     pub(crate) policy: Policy,
     pub(crate) throttle: LoginThrottle,
     pub(crate) meter: Meter,
+    pub(crate) onboarding: Onboarding,
+    pub(crate) mail_throttle: MailThrottle,
 }
 
 impl Accounts {
@@ -27,6 +31,8 @@ impl Accounts {
             pool,
             policy,
             throttle: LoginThrottle::new(),
+            onboarding: Onboarding::default(),
+            mail_throttle: MailThrottle::new(&Onboarding::default()),
         };
         accounts.ensure_operator().await?;
         Ok(accounts)
@@ -36,8 +42,20 @@ impl Accounts {
         &self.policy
     }
 
+    /// Replaces the default sign-up limits (before serving).
+    pub fn with_onboarding(mut self, onboarding: Onboarding) -> Self {
+        self.mail_throttle = MailThrottle::new(&onboarding);
+        self.onboarding = onboarding;
+        self
+    }
+
+    pub fn onboarding(&self) -> &Onboarding {
+        &self.onboarding
+    }
+
     /// Forgets login-throttle buckets that are full again (call now and then).
     pub fn forget_idle(&self) {
         self.throttle.forget_idle();
+        self.mail_throttle.forget_idle();
     }
 }

@@ -10,30 +10,9 @@ const MAX_EMAIL: usize = 254;
 pub const PASSWORD_CHARS: (usize, usize) = (10, 128);
 const MAX_KEY_NAME: usize = 100;
 
-/// Passwords every breach list starts with; refused whatever their length.
-const COMMON_PASSWORDS: &[&str] = &[
-    "1234567890",
-    "12345678910",
-    "123456789012",
-    "0987654321",
-    "1q2w3e4r5t",
-    "qwertyuiop",
-    "1qaz2wsx3edc",
-    "password12",
-    "password123",
-    "password1234",
-    "passw0rd123",
-    "iloveyou123",
-    "qwerty12345",
-    "qwerty123456",
-    "abcdefghij",
-    "abc1234567",
-    "letmein123",
-    "welcome123",
-    "administrator",
-    "changeme123",
-    "drugcite123",
-];
+/// The zxcvbn score (0–4) a password needs unless configured otherwise: 3, "safely
+/// unguessable" (about 10^10 guesses; see `Onboarding::password_min_score`).
+pub const DEFAULT_PASSWORD_MIN_SCORE: u8 = 3;
 
 /// A lowercased address with one `@`, a local part and a dotted domain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,26 +50,35 @@ impl fmt::Display for Email {
     }
 }
 
-/// A password that passes the rules: 10–128 characters, not a single repeated character,
-/// not a well-known breached password, not the account's email address. Never printed.
+/// A password that passes the rules: 10–128 characters, not the account's email address, and
+/// hard enough to guess by zxcvbn's estimate (dictionaries of common passwords, names and
+/// words, keyboard patterns, repeats, dates, l33t; the email's parts count as known words).
+/// Never printed.
 pub struct Password(String);
 
 impl Password {
+    /// Parses with the default strength (`DEFAULT_PASSWORD_MIN_SCORE`).
     pub fn parse(raw: &str, email: &Email) -> Result<Self, AccountError> {
+        Self::parse_scored(raw, email, DEFAULT_PASSWORD_MIN_SCORE)
+    }
+
+    /// Parses, requiring a zxcvbn score of at least `min_score`.
+    pub fn parse_scored(raw: &str, email: &Email, min_score: u8) -> Result<Self, AccountError> {
         let chars = raw.chars().count();
         let (min, max) = PASSWORD_CHARS;
         if chars < min || chars > max {
             return Err(AccountError::WeakPassword("must be 10 to 128 characters"));
         }
         let lower = raw.to_lowercase();
-        let first = raw.chars().next();
-        if raw.chars().all(|c| Some(c) == first) || COMMON_PASSWORDS.contains(&lower.as_str()) {
-            return Err(AccountError::WeakPassword("is too easy to guess"));
-        }
-        if lower.contains(email.as_str())
-            || email.as_str().split('@').next() == Some(lower.as_str())
-        {
+        let (local, domain) = email.as_str().split_once('@').unwrap_or_default();
+        if lower.contains(email.as_str()) || lower == local {
             return Err(AccountError::WeakPassword("must not be your email address"));
+        }
+        let mut known: Vec<&str> = vec![local, domain, "drugcite"];
+        known.extend(email.as_str().split(|c: char| !c.is_alphanumeric()));
+        let estimate = zxcvbn::zxcvbn(raw, &known);
+        if u8::from(estimate.score()) < min_score {
+            return Err(AccountError::GuessablePassword(advice(&estimate)));
         }
         Ok(Self(raw.to_owned()))
     }
@@ -104,6 +92,19 @@ impl fmt::Debug for Password {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Password(…)")
     }
+}
+
+/// zxcvbn's warning and suggestions as one sentence a user can act on.
+fn advice(estimate: &zxcvbn::Entropy) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(feedback) = estimate.feedback() {
+        parts.extend(feedback.warning().map(|w| w.to_string()));
+        parts.extend(feedback.suggestions().iter().map(|s| s.to_string()));
+    }
+    if parts.is_empty() {
+        parts.push("Use a few uncommon words together.".to_owned());
+    }
+    parts.join(" ")
 }
 
 /// An amount of credit in micro-dollars (USD 1 = 1,000,000). Never a float.
@@ -218,6 +219,8 @@ mod tests {
             "Password123",
             "ann.lee@example.org!",
             "ann.lee",
+            "qwertyuiop123",
+            "iloveyou1234",
         ] {
             assert!(Password::parse(bad, &email).is_err(), "{bad}");
         }
