@@ -8,6 +8,9 @@ use anyhow::Context;
 use drugcite_accounts::scopes::Scope;
 use drugcite_accounts::{Account, Accounts, Credit, Email, KeyName, Password, Policy, Prices};
 use drugcite_server::startup::AccountsConfig;
+
+use super::onboarding::OnboardingArgs;
+use super::usd::usd;
 use drugcite_store::DataDir;
 
 /// Billing: starting credit and prices, in USD (exact to the micro-dollar).
@@ -28,14 +31,6 @@ pub struct PolicyArgs {
     /// Only the operator makes accounts (`drugcite accounts create`); the console has no sign-up.
     #[arg(long, env = "DRUGCITE_INVITE_ONLY")]
     invite_only: bool,
-}
-
-fn usd(raw: &str) -> Result<Credit, String> {
-    let credit = Credit::parse_usd(raw).map_err(|e| e.to_string())?;
-    if credit < Credit::ZERO {
-        return Err("must not be negative".into());
-    }
-    Ok(credit)
 }
 
 impl PolicyArgs {
@@ -63,6 +58,8 @@ pub struct ServeAccountsArgs {
     secure_cookies: bool,
     #[command(flatten)]
     policy: PolicyArgs,
+    #[command(flatten)]
+    onboarding: OnboardingArgs,
 }
 
 impl ServeAccountsArgs {
@@ -72,6 +69,10 @@ impl ServeAccountsArgs {
             policy: self.policy.policy(),
             console: self.console,
             secure_cookies: self.secure_cookies,
+            onboarding: self.onboarding.onboarding(),
+            mail: self.onboarding.mail(),
+            public_url: self.onboarding.public_url(),
+            low_credit: self.onboarding.low_credit(),
         }
     }
 }

@@ -6,3 +6,5 @@ pub mod accounts;
 pub mod args;
 pub mod extract;
 pub mod neo4j;
+pub mod onboarding;
+pub mod usd;

@@ -13,7 +13,7 @@ use super::flags::{is_setting, is_switch};
 /// Flags whose values are never printed.
 const SECRET_FLAGS: [&str; 1] = ["neo4j-password"];
 /// Flags holding a URL whose password is never printed.
-const URL_FLAGS: [&str; 1] = ["database-url"];
+const URL_FLAGS: [&str; 2] = ["database-url", "smtp-url"];
 
 /// The effective settings of `command` (already layered over `file`) as commented TOML.
 pub fn report(command: &Command, file: Option<&ConfigFile>) -> Result<String, ConfigError> {

@@ -7,7 +7,7 @@ use std::num::NonZeroU32;
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::onboarding::Onboarding;
+use crate::signup_rules::Onboarding;
 use crate::{AccountError, Email};
 
 pub struct MailThrottle {

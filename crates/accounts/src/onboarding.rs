@@ -1,46 +1,14 @@
-//! Joining by sign-up: the settings (throttles, token lifetimes, password strength), an
-//! unconfirmed account with no credit, and the starting credit once its email is confirmed.
+//! Joining by sign-up: an unconfirmed account with no credit, throttled and with a strong
+//! password, and the starting credit once its email is confirmed.
 //! Returns tokens for the caller to mail; sends nothing and never says to a visitor whether
 //! an address already has an account.
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 
 use crate::email_tokens::{self, EmailToken, TokenPurpose};
 use crate::identity::hash_password;
 use crate::ids::now;
 use crate::{Account, AccountError, Accounts, Credit, Email, Password, SessionToken};
-
-/// The limits of sign-up and of the mail it sends (each a `serve` setting).
-#[derive(Clone, Copy, Debug)]
-pub struct Onboarding {
-    /// Mail-sending requests (sign-up, confirmation sent again, password reset) per hour from
-    /// one client address (default 5).
-    pub signups_per_address_per_hour: NonZeroU32,
-    /// The same from one network, IPv4 /24 or IPv6 /48 (default 20).
-    pub signups_per_network_per_hour: NonZeroU32,
-    /// Mails per hour to one address, whoever asks (default 3).
-    pub mails_per_recipient_per_hour: NonZeroU32,
-    /// How long a confirmation link works (default 24 hours).
-    pub confirm_token_secs: i64,
-    /// How long a password-reset link works (default 30 minutes).
-    pub reset_token_secs: i64,
-    /// zxcvbn score 0–4 a new password needs (default 3).
-    pub password_min_score: u8,
-}
-
-impl Default for Onboarding {
-    fn default() -> Self {
-        Self {
-            signups_per_address_per_hour: NonZeroU32::new(5).unwrap(),
-            signups_per_network_per_hour: NonZeroU32::new(20).unwrap(),
-            mails_per_recipient_per_hour: NonZeroU32::new(3).unwrap(),
-            confirm_token_secs: 24 * 3600,
-            reset_token_secs: 30 * 60,
-            password_min_score: crate::values::DEFAULT_PASSWORD_MIN_SCORE,
-        }
-    }
-}
 
 /// What a sign-up leads to; the visitor is told the same either way ("check your inbox").
 pub enum SignUp {
@@ -64,7 +32,8 @@ impl Accounts {
             return Err(AccountError::SignupClosed);
         }
         let email = Email::parse(email)?;
-        let password = Password::parse_scored(password, &email, self.onboarding.password_min_score)?;
+        let password =
+            Password::parse_scored(password, &email, self.onboarding.password_min_score)?;
         self.mail_throttle.attempt(&email, address)?;
         let hash = hash_password(password).await?;
         let account = match self

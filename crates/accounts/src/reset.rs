@@ -44,10 +44,15 @@ impl Accounts {
     /// Sets a new password with a reset token, once: the token is used, the email counts as
     /// confirmed (the link reached its inbox) and every session of the account ends. A
     /// password that fails the rules leaves the token unused.
-    pub async fn reset_password(&self, token: &str, password: &str) -> Result<Account, AccountError> {
+    pub async fn reset_password(
+        &self,
+        token: &str,
+        password: &str,
+    ) -> Result<Account, AccountError> {
         let account = self.reset_account(token).await?;
         let email = Email::parse(&account.email)?;
-        let password = Password::parse_scored(password, &email, self.onboarding.password_min_score)?;
+        let password =
+            Password::parse_scored(password, &email, self.onboarding.password_min_score)?;
         let hash = hash_password(password).await?;
         let mut tx = self.pool.begin().await?;
         let id = email_tokens::redeem(&mut tx, token, TokenPurpose::ResetPassword).await?;

@@ -8,7 +8,7 @@ use crate::db::{self, Database};
 use crate::error::AccountError;
 use crate::mail_throttle::MailThrottle;
 use crate::meter::Meter;
-use crate::onboarding::Onboarding;
+use crate::signup_rules::Onboarding;
 use crate::policy::Policy;
 use crate::throttle::LoginThrottle;
 

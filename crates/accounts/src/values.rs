@@ -116,7 +116,7 @@ const MICROS_PER_USD: i64 = 1_000_000;
 impl Credit {
     pub const ZERO: Credit = Credit(0);
 
-    pub fn from_micros(micros: i64) -> Self {
+    pub const fn from_micros(micros: i64) -> Self {
         Self(micros)
     }
 

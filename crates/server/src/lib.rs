@@ -2,5 +2,6 @@
 //! the accounts. The only crate that knows HTTP, API keys on the wire and the error envelopes.
 
 pub mod http;
+pub mod mail;
 pub mod mcp;
 pub mod startup;

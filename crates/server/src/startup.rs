@@ -10,7 +10,8 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::http::{self, AppState, ConnectionBounds, ConsoleSettings, RateLimitConfig};
-use drugcite_accounts::{AccountError, Accounts, Database, Policy};
+use crate::mail::{MailError, MailSettings, Mailer};
+use drugcite_accounts::{AccountError, Accounts, Credit, Database, Onboarding, Policy};
 use drugcite_engine::embed::Embedder;
 use drugcite_engine::engine::{Engine, GraphBackend};
 use drugcite_store::{DataDir, StoreError};
@@ -32,7 +33,7 @@ pub struct ServeConfig {
 }
 
 /// The accounts database, the billing policy and the web console.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct AccountsConfig {
     /// `postgres://…` so several servers share accounts, keys and credit; `None`: SQLite in
     /// the data dir.
@@ -42,13 +43,41 @@ pub struct AccountsConfig {
     pub console: bool,
     /// Mark console cookies `Secure` (serve behind TLS).
     pub secure_cookies: bool,
+    /// Sign-up throttles, mailed links' lifetimes, password strength.
+    pub onboarding: Onboarding,
+    /// How the console's mail is sent; the console needs some.
+    pub mail: MailSettings,
+    /// Base of mailed links and snippets; `None`: `http://` and the bound address.
+    pub public_url: Option<String>,
+    /// Below this credit the console warns (default `DEFAULT_LOW_CREDIT`).
+    pub low_credit: Credit,
+}
+
+/// The console's low-credit warning starts below USD 0.50 unless configured.
+pub const DEFAULT_LOW_CREDIT: Credit = Credit::from_micros(500_000);
+
+impl Default for AccountsConfig {
+    fn default() -> Self {
+        Self {
+            database_url: None,
+            policy: Policy::default(),
+            console: false,
+            secure_cookies: false,
+            onboarding: Onboarding::default(),
+            mail: MailSettings::default(),
+            public_url: None,
+            low_credit: DEFAULT_LOW_CREDIT,
+        }
+    }
 }
 
 impl AccountsConfig {
     /// Opens (and migrates) the accounts database this configuration names.
     pub async fn open(&self, data_dir: &DataDir) -> Result<Accounts, AccountError> {
         let database = Database::choose(self.database_url.as_deref(), data_dir.root())?;
-        Accounts::open(&database, self.policy).await
+        Ok(Accounts::open(&database, self.policy)
+            .await?
+            .with_onboarding(self.onboarding))
     }
 }
 
@@ -58,6 +87,8 @@ pub enum StartupError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Accounts(#[from] AccountError),
+    #[error(transparent)]
+    Mail(#[from] MailError),
     #[error("binding {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -88,12 +119,19 @@ impl Server {
         }
         let mut state = AppState::new(Arc::new(engine), Arc::new(accounts), config.limits)
             .with_auth_failures_per_minute(config.auth_failures_per_minute);
+        let listener = bind(addr).await?;
         if config.accounts.console {
+            let public_url = match config.accounts.public_url {
+                Some(url) => url.trim_end_matches('/').to_owned(),
+                None => format!("http://{}", local_addr(&listener, addr)),
+            };
             state = state.with_console(ConsoleSettings {
                 secure_cookies: config.accounts.secure_cookies,
+                public_url,
+                low_credit: config.accounts.low_credit,
+                mailer: Mailer::new(&config.accounts.mail)?,
             });
         }
-        let listener = bind(addr).await?;
         let metrics_listener = match config.metrics_addr {
             Some(addr) => Some(bind(addr).await?),
             None => None,
@@ -130,6 +168,10 @@ impl Server {
         }
         served
     }
+}
+
+fn local_addr(listener: &TcpListener, asked: SocketAddr) -> SocketAddr {
+    listener.local_addr().unwrap_or(asked)
 }
 
 async fn bind(addr: SocketAddr) -> Result<TcpListener, StartupError> {

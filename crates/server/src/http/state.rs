@@ -9,16 +9,23 @@ use axum::Router;
 use super::limits::{RateLimitConfig, RateLimits, DEFAULT_AUTH_FAILURES_PER_MINUTE};
 use super::metrics::HttpMetrics;
 use super::metrics_export;
-use drugcite_accounts::Accounts;
+use crate::mail::Mailer;
+use drugcite_accounts::{Accounts, Credit};
 use drugcite_engine::engine::Engine;
 
 /// Largest request body accepted; a question is at most 2,000 characters.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// How the web console is served when it is.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone)]
 pub struct ConsoleSettings {
     /// Mark cookies `Secure` (clients reach drugcite over TLS).
     pub secure_cookies: bool,
+    /// Where users reach this drugcite (`https://api.example.org`): the base of mailed links
+    /// and of the console's code snippets.
+    pub public_url: String,
+    /// Below this credit the console warns (and says how to get more).
+    pub low_credit: Credit,
+    pub mailer: Mailer,
 }
 
 #[derive(Clone)]

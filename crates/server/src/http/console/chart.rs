@@ -1,12 +1,16 @@
 //! The usage chart: requests per day, stacked by endpoint, laid out as SVG shapes for the
-//! usage template (drawn on the server, no script). Pure layout; reads nothing.
+//! usage template (drawn on the server, no script), at a wide and a narrow width so its text
+//! stays legible on a phone. Pure layout; reads nothing.
 
 use serde::Serialize;
 
 use drugcite_accounts::scopes::Scope;
 use drugcite_accounts::UsageRow;
 
-const WIDTH: f64 = 720.0;
+/// The wide chart's width (desktop); its text is drawn at about its nominal size.
+pub const WIDE: f64 = 720.0;
+/// The narrow chart's width (phones: scaled to about 300 px, text stays above 10 px).
+pub const NARROW: f64 = 360.0;
 const HEIGHT: f64 = 240.0;
 const LEFT: f64 = 44.0;
 const BOTTOM: f64 = 22.0;
@@ -14,6 +18,8 @@ const TOP: f64 = 10.0;
 
 #[derive(Serialize)]
 pub struct Chart {
+    /// `wide` or `narrow`.
+    pub name: &'static str,
     pub width: f64,
     pub height: f64,
     pub left: f64,
@@ -47,9 +53,17 @@ pub struct DayLabel {
     pub label: String,
 }
 
-/// Lays out `rows` over the `days` days ending `today` (days since 1970-01-01);
-/// `label` names a day on the axis.
-pub fn layout(rows: &[UsageRow], today: i64, days: i64, label: impl Fn(i64) -> String) -> Chart {
+/// Lays out `rows` over the `days` days ending `today` (days since 1970-01-01) `width` units
+/// wide; `label` names a day on the axis (every second day, every fourth when narrow).
+pub fn layout(
+    rows: &[UsageRow],
+    today: i64,
+    days: i64,
+    width: f64,
+    label: impl Fn(i64) -> String,
+) -> Chart {
+    let narrow = width < WIDE;
+    let label_every = if narrow { 4 } else { 2 };
     let first = today - days + 1;
     let per_day = |day: i64, endpoint: &str| -> i64 {
         rows.iter()
@@ -62,7 +76,7 @@ pub fn layout(rows: &[UsageRow], today: i64, days: i64, label: impl Fn(i64) -> S
         .collect();
     let top = nice_ceiling(totals.iter().copied().max().unwrap_or(0));
     let plot_height = HEIGHT - BOTTOM - TOP;
-    let slot = (WIDTH - LEFT) / days as f64;
+    let slot = (width - LEFT) / days as f64;
     let scale = |n: i64| n as f64 / top as f64 * plot_height;
     let mut bars = Vec::new();
     let mut day_labels = Vec::new();
@@ -84,7 +98,7 @@ pub fn layout(rows: &[UsageRow], today: i64, days: i64, label: impl Fn(i64) -> S
                 });
             }
         }
-        if i % 2 == (days as usize - 1) % 2 {
+        if i % label_every == (days as usize - 1) % label_every {
             day_labels.push(DayLabel {
                 x: round(x + slot * 0.35),
                 label: label(day),
@@ -99,7 +113,8 @@ pub fn layout(rows: &[UsageRow], today: i64, days: i64, label: impl Fn(i64) -> S
         .collect();
     let total: i64 = totals.iter().sum();
     Chart {
-        width: WIDTH,
+        name: if narrow { "narrow" } else { "wide" },
+        width,
         height: HEIGHT,
         left: LEFT,
         bars,
@@ -154,7 +169,7 @@ mod tests {
             row(99, "search", 3),
             row(80, "search", 50),
         ];
-        let chart = layout(&rows, 100, 14, |d| d.to_string());
+        let chart = layout(&rows, 100, 14, WIDE, |d| d.to_string());
         assert_eq!(chart.bars.len(), 3, "day 80 is outside the window");
         let plot = HEIGHT - BOTTOM - TOP;
         let today: Vec<&Bar> = chart

@@ -16,6 +16,8 @@ pub enum ConsoleError {
     Forgery,
     /// Input the visitor can fix, with what to fix.
     BadInput(String),
+    /// Too many attempts from this visitor: wait, with what to wait for.
+    Throttled(String),
     NotFound(String),
     Internal(AccountError),
 }
@@ -26,6 +28,9 @@ impl From<AccountError> for ConsoleError {
             AccountError::Database(_) | AccountError::BadDatabaseUrl => Self::Internal(error),
             AccountError::UnknownKey(_) | AccountError::UnknownAccount(_) => {
                 Self::NotFound(error.to_string())
+            }
+            AccountError::Throttled | AccountError::MailThrottled => {
+                Self::Throttled(error.to_string())
             }
             other => Self::BadInput(other.to_string()),
         }
@@ -41,6 +46,7 @@ impl IntoResponse for ConsoleError {
                 "This form has expired or did not come from this console: reload the page and try again.".to_owned(),
             ),
             Self::BadInput(message) => (StatusCode::BAD_REQUEST, message),
+            Self::Throttled(message) => (StatusCode::TOO_MANY_REQUESTS, message),
             Self::NotFound(message) => (StatusCode::NOT_FOUND, message),
             Self::Internal(error) => {
                 tracing::error!("console: {error}");

@@ -1,17 +1,22 @@
 //! The web console under `/console`: sign-up, log-in, keys, usage and the playground as
-//! server-rendered HTML over the accounts engine. Owns the console's routes, static assets
-//! and security headers (a strict Content-Security-Policy); no account rules live here.
+//! server-rendered HTML over the accounts engine, with email confirmation and password reset.
+//! Owns the console's routes and security headers (a strict Content-Security-Policy); no
+//! account rules live here.
 
+mod assets;
+mod banner;
 mod chart;
 mod error;
+mod keys;
+mod letters;
+mod onboarding;
 mod pages;
 mod session;
 mod views;
 
-use axum::extract::Path;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue};
 use axum::middleware::map_response;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
@@ -26,15 +31,33 @@ pub fn routes() -> Router<AppState> {
         .route("/console", get(pages::home))
         .route(
             "/console/signup",
-            get(pages::signup_form).post(pages::signup),
+            get(onboarding::signup_form).post(onboarding::signup),
+        )
+        .route("/console/confirm/resend", post(onboarding::resend))
+        .route(
+            "/console/confirm/{token}",
+            get(onboarding::confirm_form).post(onboarding::confirm),
+        )
+        .route(
+            "/console/reset",
+            get(onboarding::reset_request_form).post(onboarding::reset_request),
+        )
+        .route(
+            "/console/reset/{token}",
+            get(onboarding::reset_form).post(onboarding::reset),
         )
         .route("/console/login", get(pages::login_form).post(pages::login))
         .route("/console/logout", post(pages::logout))
-        .route("/console/keys", get(pages::keys).post(pages::create_key))
-        .route("/console/keys/{id}/revoke", post(pages::revoke_key))
+        .route("/console/keys", get(keys::keys).post(keys::create_key))
+        .route(
+            "/console/keys/{id}/revoke",
+            get(keys::revoke_form).post(keys::revoke_key),
+        )
         .route("/console/usage", get(pages::usage))
         .route("/console/playground", get(pages::playground))
-        .route("/console/static/{file}", get(asset))
+        .route("/console/static/{file}", get(assets::asset))
+        .route("/console/docs/{page}", get(assets::docs))
+        .route("/favicon.ico", get(assets::favicon))
         .layer(map_response(security_headers))
 }
 
@@ -53,28 +76,4 @@ async fn security_headers(mut response: Response) -> Response {
         .entry(header::CACHE_CONTROL)
         .or_insert(HeaderValue::from_static("no-store"));
     response
-}
-
-/// The console's stylesheet and scripts, compiled into the binary.
-async fn asset(Path(file): Path<String>) -> Response {
-    let (body, content_type) = match file.as_str() {
-        "console.css" => (
-            include_str!("../../../static/console/console.css"),
-            "text/css; charset=utf-8",
-        ),
-        "console.js" => (
-            include_str!("../../../static/console/console.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        "playground.js" => (
-            include_str!("../../../static/console/playground.js"),
-            "text/javascript; charset=utf-8",
-        ),
-        _ => return StatusCode::NOT_FOUND.into_response(),
-    };
-    let headers = [
-        (header::CONTENT_TYPE, content_type),
-        (header::CACHE_CONTROL, "public, max-age=300"),
-    ];
-    (headers, body).into_response()
 }

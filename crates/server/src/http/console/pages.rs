@@ -1,34 +1,35 @@
-//! The console's pages and form posts: each parses its form, calls the accounts engine and
-//! renders a template. Bad input re-renders the form with a message (400), never a 500.
+//! The console's pages and form posts besides joining and keys: log-in, log-out, usage and
+//! the playground, with the helpers every page uses. Each parses its form, calls the accounts
+//! engine and renders a template; bad input re-renders the form with a message (400).
 
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use minijinja::{context, Value};
 use serde::Serialize;
 
+use super::banner::notices;
 use super::chart;
 use super::error::ConsoleError;
 use super::session::{Form, Visitor};
 use super::views::{render, Frame};
 use crate::http::AppState;
-use drugcite_accounts::scopes::{KeyRecord, Scope};
-use drugcite_accounts::{today, AccountError, Credit, Email, KeyName, Password, PASSWORD_CHARS};
+use drugcite_accounts::{today, AccountError, Credit};
 
 /// Days the usage page shows.
 const USAGE_DAYS: i64 = 14;
 
-type Page = Result<Response, ConsoleError>;
-type PostedForm = Result<axum::Form<Vec<(String, String)>>, FormRejection>;
+pub type Page = Result<Response, ConsoleError>;
+pub type PostedForm = Result<axum::Form<Vec<(String, String)>>, FormRejection>;
 
-fn parse_form(posted: PostedForm) -> Result<Form, ConsoleError> {
+pub fn parse_form(posted: PostedForm) -> Result<Form, ConsoleError> {
     posted.map(|axum::Form(fields)| Form(fields)).map_err(|_| {
         ConsoleError::BadInput("The form could not be read: send it from the console page.".into())
     })
 }
 
-fn html(visitor: Visitor, status: StatusCode, body: String) -> Response {
+pub fn html(visitor: Visitor, status: StatusCode, body: String) -> Response {
     (status, visitor.jar, Html(body)).into_response()
 }
 
@@ -41,11 +42,13 @@ pub async fn home(visitor: Visitor) -> Response {
     (visitor.jar, Redirect::to(to)).into_response()
 }
 
-fn login_page(
+/// The log-in form, with an `error` (fields marked invalid) or an `info` message.
+pub fn login_page(
     state: &AppState,
     visitor: Visitor,
     status: StatusCode,
     error: Option<&str>,
+    info: Option<&str>,
     email: &str,
 ) -> Response {
     let frame = Frame {
@@ -53,17 +56,22 @@ fn login_page(
         page: "login",
         csrf: &visitor.csrf,
         error,
+        invalid: if error.is_some() {
+            &["email", "password"]
+        } else {
+            &[]
+        },
         ..Frame::default()
     };
     let policy = state.accounts.policy();
-    let values = context! { form_email => email, open_signup => policy.open_signup,
+    let values = context! { form_email => email, open_signup => policy.open_signup, info => info,
     starting_credit => policy.starting_credit.to_string() };
     let body = render("login.html", &frame, values);
     html(visitor, status, body)
 }
 
 pub async fn login_form(State(state): State<AppState>, visitor: Visitor) -> Response {
-    login_page(&state, visitor, StatusCode::OK, None, "")
+    login_page(&state, visitor, StatusCode::OK, None, None, "")
 }
 
 pub async fn login(State(state): State<AppState>, visitor: Visitor, posted: PostedForm) -> Page {
@@ -86,87 +94,17 @@ pub async fn login(State(state): State<AppState>, visitor: Visitor, posted: Post
             } else {
                 StatusCode::BAD_REQUEST
             };
+            let message = e.to_string();
             Ok(login_page(
                 &state,
                 visitor,
                 status,
-                Some(&e.to_string()),
+                Some(&message),
+                None,
                 email,
             ))
         }
         Err(e) => Err(e.into()),
-    }
-}
-
-fn signup_page(
-    state: &AppState,
-    visitor: Visitor,
-    status: StatusCode,
-    error: Option<&str>,
-    email: &str,
-) -> Response {
-    let frame = Frame {
-        title: "Sign up",
-        page: "signup",
-        csrf: &visitor.csrf,
-        error,
-        ..Frame::default()
-    };
-    let policy = state.accounts.policy();
-    let values = context! {
-        form_email => email,
-        open_signup => policy.open_signup,
-        starting_credit => policy.starting_credit.to_string(),
-        search_price => policy.prices.search.to_string(),
-        verify_price => price_words(policy.prices.verify),
-        password_min => PASSWORD_CHARS.0,
-        password_max => PASSWORD_CHARS.1,
-    };
-    let body = render("signup.html", &frame, values);
-    html(visitor, status, body)
-}
-
-fn price_words(price: Credit) -> String {
-    if price == Credit::ZERO {
-        "free".into()
-    } else {
-        price.to_string()
-    }
-}
-
-pub async fn signup_form(State(state): State<AppState>, visitor: Visitor) -> Response {
-    signup_page(&state, visitor, StatusCode::OK, None, "")
-}
-
-pub async fn signup(State(state): State<AppState>, visitor: Visitor, posted: PostedForm) -> Page {
-    let form = parse_form(posted)?;
-    visitor.check_csrf(&form)?;
-    let (email, password) = (form.get("email"), form.get("password"));
-    let created = async {
-        let parsed = Email::parse(email)?;
-        let password = Password::parse(password, &parsed)?;
-        state.accounts.sign_up(parsed, password).await
-    };
-    match created.await {
-        Ok(_) => {
-            let (token, _) = state
-                .accounts
-                .log_in(email, password, visitor.address)
-                .await?;
-            Ok((
-                visitor.signed_in(token.expose()),
-                Redirect::to("/console/keys"),
-            )
-                .into_response())
-        }
-        Err(AccountError::Database(e)) => Err(AccountError::Database(e).into()),
-        Err(e) => Ok(signup_page(
-            &state,
-            visitor,
-            StatusCode::BAD_REQUEST,
-            Some(&e.to_string()),
-            email,
-        )),
     }
 }
 
@@ -179,121 +117,12 @@ pub async fn logout(State(state): State<AppState>, visitor: Visitor, posted: Pos
     Ok((visitor.signed_out(), Redirect::to("/console/login")).into_response())
 }
 
-#[derive(Serialize)]
-struct KeyRow {
-    id: String,
-    name: String,
-    scopes: String,
-    created: String,
-    state: &'static str,
-    active: bool,
-}
-
-impl From<KeyRecord> for KeyRow {
-    fn from(key: KeyRecord) -> Self {
-        Self {
-            created: date_time(key.created_at),
-            state: if key.revoked_at.is_some() {
-                "revoked"
-            } else {
-                "active"
-            },
-            active: key.revoked_at.is_none(),
-            scopes: Scope::join(&key.scopes).replace(',', ", "),
-            id: key.id,
-            name: key.name,
-        }
-    }
-}
-
-/// The keys page; `created` is a key just made, shown this once, or the error of a failed try.
-async fn keys_page(
-    state: &AppState,
-    visitor: Visitor,
-    created: Result<Option<(String, String)>, String>,
-) -> Page {
-    let account = visitor.account()?.clone();
-    let keys: Vec<KeyRow> = state
-        .accounts
-        .keys_of(&account.id)
-        .await?
-        .into_iter()
-        .map(KeyRow::from)
-        .collect();
-    let (new_key, error) = match created {
-        Ok(key) => (key, None),
-        Err(message) => (None, Some(message)),
-    };
-    let status = if error.is_some() {
-        StatusCode::BAD_REQUEST
-    } else {
-        StatusCode::OK
-    };
-    let frame = Frame {
-        title: "API keys",
-        page: "keys",
-        email: Some(&account.email),
-        csrf: &visitor.csrf,
-        error: error.as_deref(),
-    };
-    let values = context! {
-        credit => credit_words(&account),
-        keys => keys,
-        all_scopes => Scope::ALL.map(Scope::as_str),
-        new_key_name => new_key.as_ref().map(|(name, _)| name.clone()),
-        new_key => new_key.map(|(_, key)| key),
-    };
-    let body = render("keys.html", &frame, values);
-    Ok(html(visitor, status, body))
-}
-
-fn credit_words(account: &drugcite_accounts::Account) -> String {
+pub fn credit_words(account: &drugcite_accounts::Account) -> String {
     if account.unlimited {
         "unlimited".into()
     } else {
         account.credit.to_string()
     }
-}
-
-pub async fn keys(State(state): State<AppState>, visitor: Visitor) -> Page {
-    keys_page(&state, visitor, Ok(None)).await
-}
-
-pub async fn create_key(
-    State(state): State<AppState>,
-    visitor: Visitor,
-    posted: PostedForm,
-) -> Page {
-    let form = parse_form(posted)?;
-    visitor.check_csrf(&form)?;
-    let account = visitor.account()?.clone();
-    let name = KeyName::parse(form.get("name"));
-    let scopes = Scope::parse_list(&form.all("scope").collect::<Vec<_>>().join(","));
-    let created = match (name, scopes) {
-        (Ok(name), Ok(scopes)) => {
-            let (record, key) = state
-                .accounts
-                .create_key(&account.id, &name, &scopes)
-                .await?;
-            Ok(Some((record.name, key.expose().to_owned())))
-        }
-        (Err(e), _) => Err(e.to_string()),
-        (_, Err(_)) => Err("choose at least one scope".to_owned()),
-    };
-    keys_page(&state, visitor, created).await
-}
-
-pub async fn revoke_key(
-    State(state): State<AppState>,
-    visitor: Visitor,
-    Path(id): Path<String>,
-    posted: PostedForm,
-) -> Page {
-    let form = parse_form(posted)?;
-    visitor.check_csrf(&form)?;
-    let account = visitor.account()?;
-    state.accounts.revoke_key(Some(&account.id), &id).await?;
-    Ok((visitor.jar, Redirect::to("/console/keys")).into_response())
 }
 
 #[derive(Serialize)]
@@ -313,7 +142,8 @@ pub async fn usage(State(state): State<AppState>, visitor: Visitor) -> Page {
         .accounts
         .usage(&account.id, today - USAGE_DAYS + 1)
         .await?;
-    let chart = chart::layout(&rows, today, USAGE_DAYS, day_label);
+    let wide = chart::layout(&rows, today, USAGE_DAYS, chart::WIDE, day_label);
+    let narrow = chart::layout(&rows, today, USAGE_DAYS, chart::NARROW, day_label);
     let spent = Credit::from_micros(rows.iter().map(|r| r.spent.micros()).sum());
     let lines: Vec<UsageLine> = rows
         .into_iter()
@@ -332,29 +162,36 @@ pub async fn usage(State(state): State<AppState>, visitor: Visitor) -> Page {
         page: "usage",
         email: Some(&account.email),
         csrf: &visitor.csrf,
-        error: None,
+        notices: notices(&state, &account).await?,
+        ..Frame::default()
     };
     let values = context! { credit => credit_words(&account), spent => spent.to_string(), days => USAGE_DAYS,
-    chart => Value::from_serialize(&chart), rows => lines };
+    charts => [Value::from_serialize(&wide), Value::from_serialize(&narrow)], rows => lines };
     let body = render("usage.html", &frame, values);
     Ok(html(visitor, StatusCode::OK, body))
 }
 
-pub async fn playground(visitor: Visitor) -> Page {
+pub async fn playground(State(state): State<AppState>, visitor: Visitor) -> Page {
     let account = visitor.account()?.clone();
     let frame = Frame {
         title: "Playground",
         page: "playground",
         email: Some(&account.email),
         csrf: &visitor.csrf,
-        error: None,
+        notices: notices(&state, &account).await?,
+        ..Frame::default()
     };
-    let body = render("playground.html", &frame, context! {});
+    let policy = state.accounts.policy();
+    let values = context! {
+        search_price => policy.prices.search.to_string(),
+        graph_price => policy.prices.graph.to_string(),
+    };
+    let body = render("playground.html", &frame, values);
     Ok(html(visitor, StatusCode::OK, body))
 }
 
 /// `2026-11-23 12:56` (UTC) from unix seconds.
-fn date_time(unix: u64) -> String {
+pub fn date_time(unix: u64) -> String {
     let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
     i64::try_from(unix)
         .ok()

@@ -33,6 +33,7 @@ impl FromRequestParts<AppState> for Visitor {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ConsoleError> {
         let secure = state
             .console
+            .as_ref()
             .is_some_and(|settings| settings.secure_cookies);
         let jar = CookieJar::from_headers(&parts.headers);
         let sent_csrf = jar

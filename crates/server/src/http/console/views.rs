@@ -1,9 +1,11 @@
 //! Console templates (compiled into the binary, HTML auto-escaped by minijinja) and the frame
-//! every page shares: title, current page, the signed-in email and the CSRF token.
+//! every page shares: title, current page, the signed-in email, the CSRF token, the error
+//! with the fields it is about, and the account's banners.
 
 use std::sync::OnceLock;
 
 use minijinja::{context, Environment, Value};
+use serde::Serialize;
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
@@ -34,6 +36,22 @@ const TEMPLATES: &[(&str, &str)] = &[
         "playground.html",
         include_str!("../../../templates/console/playground.html"),
     ),
+    (
+        "check_inbox.html",
+        include_str!("../../../templates/console/check_inbox.html"),
+    ),
+    (
+        "confirm.html",
+        include_str!("../../../templates/console/confirm.html"),
+    ),
+    (
+        "reset.html",
+        include_str!("../../../templates/console/reset.html"),
+    ),
+    (
+        "revoke.html",
+        include_str!("../../../templates/console/revoke.html"),
+    ),
 ];
 
 fn environment() -> &'static Environment<'static> {
@@ -57,6 +75,18 @@ pub struct Frame<'a> {
     pub email: Option<&'a str>,
     pub csrf: &'a str,
     pub error: Option<&'a str>,
+    /// Form fields the error is about (marked `aria-invalid`).
+    pub invalid: &'a [&'a str],
+    /// Banners for the signed-in account (email to confirm, low credit).
+    pub notices: Vec<Notice>,
+}
+
+/// A banner above a page: `kind` is `confirm` (with a button to mail the link again) or
+/// `low-credit`.
+#[derive(Serialize)]
+pub struct Notice {
+    pub kind: &'static str,
+    pub text: String,
 }
 
 impl<'a> Frame<'a> {
@@ -78,6 +108,8 @@ pub fn render(name: &str, frame: &Frame<'_>, page: Value) -> String {
         email => frame.email,
         csrf => frame.csrf,
         error => frame.error,
+        invalid => frame.invalid,
+        notices => Value::from_serialize(&frame.notices),
         ..page
     };
     environment()
