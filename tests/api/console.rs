@@ -2,114 +2,11 @@
 //! form, clear 4xx pages for bad input (never a 500), invite-only sign-up, log-in throttling,
 //! sessions that end at log-out.
 
-use std::collections::HashMap;
-
 use drugcite_accounts::{Email, Password, LOGIN_ATTEMPTS_PER_MINUTE};
-use reqwest::redirect::Policy as Redirects;
 
+use crate::console_client::{unique_email, Browser};
 use crate::helpers::{serve_config, start_server, subset_index, GENEROUS};
 use crate::test_db::TestDb;
-
-/// A browser-like client: remembers cookies by hand, follows no redirects.
-struct Browser {
-    base: String,
-    client: reqwest::Client,
-    cookies: HashMap<String, String>,
-}
-
-struct Page {
-    status: u16,
-    headers: reqwest::header::HeaderMap,
-    body: String,
-}
-
-impl Browser {
-    async fn open(invite_only: bool) -> Self {
-        let mut config = serve_config(&subset_index().data_dir, GENEROUS);
-        config.accounts.console = true;
-        config.accounts.policy.open_signup = !invite_only;
-        let addr = start_server(config).await;
-        Self {
-            base: format!("http://{addr}"),
-            client: reqwest::Client::builder()
-                .redirect(Redirects::none())
-                .build()
-                .unwrap(),
-            cookies: HashMap::new(),
-        }
-    }
-
-    fn cookie_header(&self) -> String {
-        self.cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-
-    async fn keep(&mut self, response: reqwest::Response) -> Page {
-        for value in response.headers().get_all("set-cookie") {
-            let pair = value.to_str().unwrap().split(';').next().unwrap();
-            let (name, value) = pair.split_once('=').unwrap();
-            self.cookies.insert(name.to_owned(), value.to_owned());
-        }
-        let (status, headers) = (response.status().as_u16(), response.headers().clone());
-        Page {
-            status,
-            headers,
-            body: response.text().await.unwrap(),
-        }
-    }
-
-    async fn get(&mut self, path: &str) -> Page {
-        let response = self
-            .client
-            .get(format!("{}{path}", self.base))
-            .header("cookie", self.cookie_header())
-            .send()
-            .await
-            .unwrap();
-        self.keep(response).await
-    }
-
-    /// Posts `fields` with the CSRF token of the cookie.
-    async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Page {
-        let csrf = self
-            .cookies
-            .get("drugcite_csrf")
-            .cloned()
-            .unwrap_or_default();
-        let mut form: Vec<(&str, &str)> = fields.to_vec();
-        form.push(("csrf", &csrf));
-        self.post_raw(path, serde_urlencoded(&form)).await
-    }
-
-    async fn post_raw(&mut self, path: &str, body: String) -> Page {
-        let response = self
-            .client
-            .post(format!("{}{path}", self.base))
-            .header("cookie", self.cookie_header())
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        self.keep(response).await
-    }
-}
-
-fn serde_urlencoded(fields: &[(&str, &str)]) -> String {
-    let mut url = reqwest::Url::parse("http://x/").unwrap();
-    url.query_pairs_mut().extend_pairs(fields);
-    url.query().unwrap_or_default().to_owned()
-}
-
-fn unique_email() -> String {
-    format!(
-        "{}@example.org",
-        drugcite_core::domain::ApiKey::generate().id()
-    )
-}
 
 #[tokio::test]
 async fn the_console_is_off_unless_enabled() {
@@ -141,7 +38,14 @@ async fn console_pages_carry_a_strict_content_security_policy_and_local_assets()
         set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict"),
         "{set_cookie}"
     );
-    for asset in ["console.css", "console.js", "playground.js"] {
+    for asset in [
+        "console.css",
+        "console.js",
+        "playground.js",
+        "graph-view.js",
+        "cytoscape.min.js",
+        "favicon.svg",
+    ] {
         assert_eq!(
             browser
                 .get(&format!("/console/static/{asset}"))
@@ -151,6 +55,11 @@ async fn console_pages_carry_a_strict_content_security_policy_and_local_assets()
             "{asset}"
         );
     }
+    let icon = browser.get("/favicon.ico").await;
+    assert_eq!(
+        (icon.status, icon.headers["content-type"].to_str().unwrap()),
+        (200, "image/x-icon")
+    );
 }
 
 #[tokio::test]
@@ -188,42 +97,23 @@ async fn bad_sign_up_input_gets_a_clear_message_never_a_500() {
             .await;
         assert_eq!(page.status, 400, "{email} {password}");
         assert!(page.body.contains(message), "{message}: {}", page.body);
+        assert!(page.body.contains("aria-invalid=\"true\""), "{}", page.body);
     }
     let garbage = browser.post_raw("/console/signup", "%%%".into()).await;
     assert!((400..500).contains(&garbage.status), "{}", garbage.status);
 }
 
 #[tokio::test]
-async fn sign_up_makes_a_session_that_log_out_ends() {
+async fn a_confirmed_sign_up_makes_a_session_that_log_out_ends() {
     let mut browser = Browser::open(false).await;
-    browser.get("/console/signup").await;
     let email = unique_email();
-    let signed_up = browser
-        .post(
-            "/console/signup",
-            &[("email", &email), ("password", "a long clinic passphrase")],
-        )
-        .await;
-    assert_eq!(
-        (
-            signed_up.status,
-            signed_up.headers["location"].to_str().unwrap()
-        ),
-        (303, "/console/keys")
-    );
+    browser.join(&email, "a long clinic passphrase").await;
     let keys = browser.get("/console/keys").await;
     assert!(
         keys.body.contains("USD 5.00") && keys.body.contains(&email),
         "{}",
         keys.body
     );
-    let again = browser
-        .post(
-            "/console/signup",
-            &[("email", &email), ("password", "a long clinic passphrase")],
-        )
-        .await;
-    assert!(again.body.contains("already exists"));
     browser.post("/console/logout", &[]).await;
     let after = browser.get("/console/keys").await;
     assert_eq!(
