@@ -96,7 +96,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         bounds: ServeBounds,
         #[command(flatten)]
-        accounts: ServeAccountsArgs,
+        accounts: Box<ServeAccountsArgs>,
         /// Serve without the embedding model: BM25-only ranking.
         #[arg(long)]
         lexical_only: bool,

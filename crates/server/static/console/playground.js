@@ -171,6 +171,15 @@ function showGraph(data) {
   if (edges.length >= 2 && window.cytoscape) {
     $("pg-graph-wrap").hidden = false;
     const drawn = window.drugciteGraph.draw($("pg-graph"), data);
+    const legend = $("pg-legend");
+    legend.replaceChildren();
+    for (const type of drawn.types) {
+      const swatch = element("span", { class: "swatch", "aria-hidden": "true" });
+      swatch.style.backgroundColor = drawn.colour(type);
+      const item = element("li");
+      item.append(swatch, words(type));
+      legend.append(item);
+    }
     $("pg-graph-desc").textContent = `${drawn.nodes} names and ${drawn.edges} links drawn from the answer's hop chains; arrows point from the stating label's drug (or class) to its target. The table above says the same in words.`;
   }
   return `${data.relationships.length} relationships`;

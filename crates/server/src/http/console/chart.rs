@@ -13,6 +13,8 @@ pub const WIDE: f64 = 720.0;
 pub const NARROW: f64 = 360.0;
 const HEIGHT: f64 = 240.0;
 const LEFT: f64 = 44.0;
+/// Room right of the last bar for its day label.
+const RIGHT: f64 = 16.0;
 const BOTTOM: f64 = 22.0;
 const TOP: f64 = 10.0;
 
@@ -76,7 +78,7 @@ pub fn layout(
         .collect();
     let top = nice_ceiling(totals.iter().copied().max().unwrap_or(0));
     let plot_height = HEIGHT - BOTTOM - TOP;
-    let slot = (width - LEFT) / days as f64;
+    let slot = (width - LEFT - RIGHT) / days as f64;
     let scale = |n: i64| n as f64 / top as f64 * plot_height;
     let mut bars = Vec::new();
     let mut day_labels = Vec::new();
