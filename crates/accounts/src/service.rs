@@ -8,8 +8,8 @@ use crate::db::{self, Database};
 use crate::error::AccountError;
 use crate::mail_throttle::MailThrottle;
 use crate::meter::Meter;
-use crate::signup_rules::Onboarding;
 use crate::policy::Policy;
+use crate::signup_rules::Onboarding;
 use crate::throttle::LoginThrottle;
 
 /// The accounts engine over one database.
