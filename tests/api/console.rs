@@ -180,3 +180,18 @@ async fn log_in_is_throttled_per_email() {
     assert_eq!(throttled.status, 429);
     assert!(throttled.body.contains("too many log-in attempts"));
 }
+
+#[tokio::test]
+async fn the_console_will_not_start_without_a_way_to_send_mail() {
+    let mut config = serve_config(&subset_index().data_dir, GENEROUS);
+    config.accounts.console = true;
+    let refused = drugcite_server::startup::Server::start(config, "127.0.0.1:0".parse().unwrap())
+        .await
+        .err()
+        .expect("no mail setting: no console");
+    assert!(
+        refused.to_string().contains("--smtp-url")
+            && refused.to_string().contains("--dev-mail-log"),
+        "{refused}"
+    );
+}
