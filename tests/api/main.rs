@@ -22,6 +22,7 @@ mod graph;
 mod graph_answers;
 mod graph_caps;
 mod graph_class_level;
+mod graph_verdicts;
 mod helpers;
 mod history;
 mod history_neo4j;

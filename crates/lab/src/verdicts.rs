@@ -44,18 +44,24 @@ pub enum Expect {
     NoInteractionStated,
 }
 
-/// How cautious a verdict is: 0 the most (`contraindicated`), 7 the least (nothing stated), in
+/// The caution rank of `boxed_warning`, of a plain `warning`, and of nothing stated.
+const BOXED: u8 = 2;
+const WARNING: u8 = 5;
+const NOTHING: u8 = 8;
+
+/// How cautious a verdict is: 0 the most (`contraindicated`), 8 the least (nothing stated), in
 /// the order of the engine's `Verdict`; `None` for a value the scorer does not know.
 pub fn caution(verdict: &str) -> Option<u8> {
     Some(match verdict {
         "contraindicated" => 0,
         "avoid" => 1,
-        "use_with_caution" => 2,
-        "interaction_stated" => 3,
-        "warning" => 4,
-        "adverse_reaction" => 5,
-        "indicated" => 6,
-        "no_interaction_stated" | "not_stated" => 7,
+        "boxed_warning" => 2,
+        "use_with_caution" => 3,
+        "interaction_stated" => 4,
+        "warning" => 5,
+        "adverse_reaction" => 6,
+        "indicated" => 7,
+        "no_interaction_stated" | "not_stated" | "no_label_indexed" => NOTHING,
         _ => return None,
     })
 }
@@ -66,9 +72,9 @@ impl Expect {
         match self {
             Expect::Contraindicated => (0, 0),
             Expect::Avoid => (1, 1),
-            Expect::BoxedWarning => (0, 4),
-            Expect::Warning | Expect::UseWithCaution => (2, 4),
-            Expect::NotStated | Expect::NoInteractionStated => (7, 7),
+            Expect::BoxedWarning => (0, WARNING),
+            Expect::Warning | Expect::UseWithCaution => (2, WARNING),
+            Expect::NotStated | Expect::NoInteractionStated => (NOTHING, NOTHING),
         }
     }
 
@@ -102,7 +108,7 @@ pub fn judge(expect: Expect, verdict: Option<&str>, boxed: bool) -> Outcome {
     let (most, least) = expect.band();
     if rank < most {
         Outcome::FalseAlarm
-    } else if rank > least || (expect == Expect::BoxedWarning && rank == 4 && !boxed) {
+    } else if rank > least || (expect == Expect::BoxedWarning && rank > BOXED && !boxed) {
         Outcome::Dangerous
     } else {
         Outcome::Correct
@@ -300,6 +306,11 @@ mod tests {
         assert_eq!(judge(b, Some("warning"), true), Outcome::Correct);
         assert_eq!(judge(b, Some("warning"), false), Outcome::Dangerous);
         assert_eq!(judge(b, Some("avoid"), false), Outcome::Correct);
+        assert_eq!(judge(b, Some("boxed_warning"), false), Outcome::Correct);
+        assert_eq!(
+            judge(Expect::Warning, Some("boxed_warning"), false),
+            Outcome::Correct
+        );
         assert_eq!(judge(b, Some("contraindicated"), false), Outcome::Correct);
         assert_eq!(judge(b, Some("adverse_reaction"), true), Outcome::Dangerous);
         let boxed = json!({"type": "warning", "evidence": [{"section": "Boxed Warning"}]});
@@ -315,6 +326,7 @@ mod tests {
         let order = [
             "contraindicated",
             "avoid",
+            "boxed_warning",
             "use_with_caution",
             "interaction_stated",
             "warning",
