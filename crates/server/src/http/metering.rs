@@ -13,14 +13,17 @@ use drugcite_accounts::{Charge, KeyGrant};
 
 /// Where the access check leaves the debit of the request it admitted.
 #[derive(Clone, Default)]
-pub struct ChargeSlot(Arc<Mutex<Option<(Arc<KeyGrant>, Charge)>>>);
+pub struct ChargeSlot(Arc<Mutex<Option<Charged>>>);
+
+/// The grant a request was charged under, and the charge.
+type Charged = (Arc<KeyGrant>, Charge);
 
 impl ChargeSlot {
     pub fn put(&self, grant: Arc<KeyGrant>, charge: Charge) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((grant, charge));
     }
 
-    fn take(&self) -> Option<(Arc<KeyGrant>, Charge)> {
+    fn take(&self) -> Option<Charged> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }
