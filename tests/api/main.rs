@@ -30,6 +30,7 @@ mod ingest;
 mod layering;
 mod mcp;
 mod metrics;
+mod multi_server;
 mod neo4j;
 mod quote;
 mod request_id;

@@ -48,6 +48,14 @@ impl TestDb {
         }
     }
 
+    /// The PostgreSQL database's URL.
+    pub fn url(&self) -> String {
+        match self {
+            Self::Sqlite => panic!("a SQLite test database has no URL"),
+            Self::Postgres(url) => url.clone(),
+        }
+    }
+
     pub fn config(&self) -> AccountsConfig {
         AccountsConfig {
             database_url: match self {

@@ -12,7 +12,13 @@ use sqlx::{AnyPool, ConnectOptions, Executor};
 use super::AccountError;
 
 /// The schema, in order; each applied once, in its own transaction.
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/0001_accounts.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/0001_accounts.sql")),
+    (
+        2,
+        include_str!("../migrations/0002_key_cache_and_leases.sql"),
+    ),
+];
 
 /// Where accounts live.
 #[derive(Clone, Debug)]

@@ -4,27 +4,32 @@
 
 mod credit;
 mod db;
-mod debit;
 mod error;
 mod grant;
 mod identity;
 mod ids;
+mod key_cache;
 mod keys;
+mod lease;
+#[cfg(test)]
+mod lease_tests;
+mod ledger_lines;
 mod meter;
 mod policy;
 pub mod scopes;
 mod service;
 mod throttle;
+mod upkeep;
 mod values;
 
 pub use credit::{LedgerEntry, UsageRow};
 pub use db::Database;
-pub use debit::{today, Charge};
 pub use error::AccountError;
 pub use grant::KeyGrant;
 pub use identity::{Account, SessionToken};
 pub use ids::random_hex;
-pub use policy::{Policy, Prices, OPERATOR_EMAIL};
+pub use meter::{today, Charge};
+pub use policy::{Metering, Policy, Prices, OPERATOR_EMAIL};
 pub use service::Accounts;
 pub use throttle::LOGIN_ATTEMPTS_PER_MINUTE;
 pub use values::{Credit, Email, KeyName, Password, PASSWORD_CHARS};
