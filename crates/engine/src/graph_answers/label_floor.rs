@@ -19,7 +19,7 @@ use crate::index::Live;
 use crate::search::collapse::AlsoIn;
 use crate::search::lexical::labels_texts;
 use crate::tables::graph as tables;
-use crate::understand::without_salts;
+use crate::understand::{name_parts, without_salts};
 use crate::verify::{Verification, Verifier};
 
 /// The sections whose statements can raise a verdict, with the relation each states
@@ -58,18 +58,20 @@ pub fn label_floor(
     wording: &str,
 ) -> Result<LabelFloor, EngineError> {
     let asks_allergy = contains_any_word(&wording.to_lowercase(), &allergy_words());
-    let subjects: Vec<&Node> = question
+    let mut subjects: Vec<Node> = question
         .drugs
         .iter()
         .filter(|d| !d.is_class)
         .flat_map(|d| d.nodes.iter())
         .filter(|n| n.kind == NodeKind::Drug && !n.unlabelled)
+        .cloned()
         .collect();
+    subjects.extend(combinations_named(live, question));
     let mut floor = LabelFloor {
         statements: Vec::new(),
         labels_read: BTreeSet::new(),
     };
-    for subject in subjects {
+    for subject in &subjects {
         let asked = asked_about(question, subject);
         if asked.is_empty() {
             continue;
@@ -132,16 +134,11 @@ fn stated(
     })
 }
 
-/// The other things the question names besides `subject`: the other drugs and classes, or, when
-/// it names one drug, its conditions and populations (beside two drugs they are context).
+/// The other things the question names besides `subject`: its conditions and populations, and
+/// the other drugs and classes.
 fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
     let mut asked = Vec::new();
-    let conditions = if question.drugs.len() >= 2 {
-        &[][..]
-    } else {
-        &question.conditions[..]
-    };
-    for condition in conditions {
+    for condition in &question.conditions {
         let mut keys: BTreeSet<String> = condition.keys.iter().cloned().collect();
         keys.insert(key_of(&condition.text));
         keys.insert(key_of(&condition.name));
@@ -166,10 +163,13 @@ fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
             keys: keys.into_iter().filter(|k| !k.is_empty()).collect(),
         });
     }
-    let others = question
-        .drugs
-        .iter()
-        .filter(|named| !named.nodes.iter().any(|n| n.id == subject.id));
+    let ingredients = first_words(&name_parts(&subject.name));
+    let others = question.drugs.iter().filter(|named| {
+        !named
+            .nodes
+            .iter()
+            .any(|n| n.id == subject.id || ingredients.contains(&first_word(&n.name)))
+    });
     for named in others {
         for node in &named.nodes {
             let keys: BTreeSet<String> = [key_of(&node.name), key_of(&without_salts(&node.name))]
@@ -183,6 +183,47 @@ fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
         }
     }
     asked
+}
+
+/// The labelled combination products whose every ingredient the question names as a drug of
+/// its own ("serdexmethylphenidate and dexmethylphenidate" read as two drugs): the product's
+/// label states what the question asks about as much as its ingredients' labels.
+fn combinations_named(live: &Live, question: &GraphQuestion) -> Vec<Node> {
+    let named: BTreeSet<String> = question
+        .drugs
+        .iter()
+        .filter(|d| !d.is_class)
+        .flat_map(|d| d.nodes.iter().map(|n| first_word(&n.name)))
+        .collect();
+    if named.len() < 2 {
+        return Vec::new();
+    }
+    let combinations: BTreeSet<&str> = live
+        .snapshot
+        .labels()
+        .iter()
+        .map(|meta| meta.drug.name.as_str())
+        .filter(|name| {
+            let parts = first_words(&name_parts(name));
+            parts.len() >= 2 && parts.iter().all(|part| named.contains(part))
+        })
+        .collect();
+    combinations.into_iter().map(Node::drug).collect()
+}
+
+fn first_word(name: &str) -> String {
+    name.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn first_words(parts: &[String]) -> BTreeSet<String> {
+    parts
+        .iter()
+        .map(|p| first_word(p))
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 /// The ordinals of the labels whose drug is `name`.

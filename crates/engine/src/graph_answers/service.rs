@@ -224,11 +224,12 @@ impl GraphService {
     }
 }
 
-/// Whether the question is about drugs only: it names two drugs or classes (a condition it also
-/// names is then context: "My father takes metformin for diabetes. Can he use latanoprost?"),
-/// or no condition. Then only what stands between drugs decides the verdict.
+/// Whether the question is about drugs only (it names no condition): then only what stands
+/// between drugs decides the verdict. A condition named beside two drugs still counts: it may
+/// be context ("takes metformin for diabetes"), but a combination product read as its
+/// ingredients names two drugs too, and a false alarm is safer than a missed contraindication.
 fn about_drugs(question: &GraphQuestion) -> bool {
-    question.drugs.len() >= 2 || question.conditions.is_empty()
+    question.conditions.is_empty()
 }
 
 fn names_a_drug(r: &AnsweredRelationship) -> bool {
