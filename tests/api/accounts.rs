@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use drugcite_accounts::scopes::Scope;
-use drugcite_accounts::{Account, Accounts, Credit, Email, KeyName};
+use drugcite_accounts::{Accounts, Credit};
 use drugcite_core::domain::ApiKey;
 use drugcite_server::startup::AccountsConfig;
 use serde_json::Value;
@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::helpers::{
     scratch_dir, serve_config, start_server, subset_index, within_a_second, GENEROUS,
 };
-use crate::test_db::TestDb;
+use crate::test_db::{account_with, TestDb};
 
 const QUESTION: &str = r#"{"question":"warfarin bleeding","top_k":1}"#;
 
@@ -24,22 +24,6 @@ async fn serve(db: &TestDb) -> String {
     let mut config = serve_config(&subset_index().data_dir, GENEROUS);
     config.accounts = db.config();
     format!("http://{}", start_server(config).await)
-}
-
-/// A new account with exactly `credit` left, and a key of it with every scope.
-async fn account_with(accounts: &Accounts, credit: Credit) -> (Account, String) {
-    let email = Email::parse(&format!("{}@example.org", ApiKey::generate().id())).unwrap();
-    let account = accounts.create_account(&email, None, false).await.unwrap();
-    let adjust = Credit::from_micros(credit.micros() - account.credit.micros());
-    accounts
-        .grant(&account.id, adjust, "test setup")
-        .await
-        .unwrap();
-    let (_, key) = accounts
-        .create_key(&account.id, &KeyName::parse("test").unwrap(), &Scope::ALL)
-        .await
-        .unwrap();
-    (account, key.expose().to_owned())
 }
 
 async fn post(base: &str, path: &str, key: &str, body: &str) -> (u16, Value) {

@@ -10,12 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use drugcite_accounts::scopes::Scope;
-use drugcite_accounts::{Account, Accounts, Credit, Email, KeyName};
+use drugcite_accounts::{Account, Accounts, Credit};
 use drugcite_core::domain::ApiKey;
 
 use crate::helpers::subset_index;
-use crate::test_db::TestDb;
+use crate::test_db::{account_with, TestDb};
 
 const QUESTION: &str = r#"{"question":"warfarin bleeding","top_k":1}"#;
 /// The servers' lease (`--credit-lease-usd`): 20 searches at the default price.
@@ -77,23 +76,6 @@ impl Drop for ServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A new account with exactly `credit`, and a key of it with every scope.
-async fn account_with(accounts: &Accounts, credit: Credit) -> (Account, String) {
-    let email = Email::parse(&format!("{}@example.org", ApiKey::generate().id())).unwrap();
-    let account = accounts.create_account(&email, None, false).await.unwrap();
-    let adjust = Credit::from_micros(credit.micros() - account.credit.micros());
-    accounts
-        .grant(&account.id, adjust, "test setup")
-        .await
-        .unwrap();
-    let name = KeyName::parse("multi").unwrap();
-    let (_, key) = accounts
-        .create_key(&account.id, &name, &Scope::ALL)
-        .await
-        .unwrap();
-    (account, key.expose().to_owned())
 }
 
 /// What the load saw: searches answered 200, and the other answers (429 credit exhausted only;

@@ -8,6 +8,7 @@ use anyhow::Context;
 use serde_json::Value;
 
 use crate::eval::{held_out_of, Part};
+use crate::eval_graph::ask_graph;
 use crate::output::write_stdout;
 use crate::verdicts::{
     evidence_cited, has_boxed_warning, judge, rows, Outcome, Scored, VerdictQuestion,
@@ -85,14 +86,7 @@ pub fn run(url: &str, key: &str, path: &Path, part: Part, verbose: bool) -> anyh
     let mut scored = Vec::new();
     let mut lines = Vec::new();
     for q in questions_of_part(&body, part)? {
-        let reply: Value = client
-            .post(format!("{}/v1/graph", url.trim_end_matches('/')))
-            .header("x-api-key", key)
-            .json(&serde_json::json!({"question": q.question, "max_hops": 2, "limit": 50}))
-            .send()
-            .and_then(|r| r.error_for_status())
-            .and_then(|r| r.json())
-            .with_context(|| format!("asking {url} {}", q.id))?;
+        let reply = ask_graph(&client, url, key, &q.question, &q.id)?;
         let data = &reply["data"];
         let relationships = data["relationships"]
             .as_array()
