@@ -14,6 +14,7 @@ use super::answer::{AnsweredRelationship, EvidenceText};
 use crate::error::EngineError;
 use crate::graph::relations::{section_relations, sentence_relation, sentences};
 use crate::graph::severity::severity;
+use crate::graph::wording::count;
 use crate::graph::{GraphQuestion, Hop, Node, NodeKind, RelationType};
 use crate::index::Live;
 use crate::search::collapse::AlsoIn;
@@ -28,8 +29,8 @@ static SECTIONS: LazyLock<Vec<(String, RelationType)>> =
     LazyLock::new(|| section_relations(&tables::VERDICT_FLOOR_SECTIONS).collect());
 /// The id of a condition read from the text that names no graph node: the prefix and its words.
 pub const TEXT_ID_PREFIX: &str = "text:";
-/// Distinct texts read per drug and section (a drug's labels rarely hold more).
-const TEXTS_READ: usize = 256;
+/// Distinct texts read per drug and section (`thresholds.tsv`: `floor_texts_read`).
+static TEXTS_READ: LazyLock<usize> = LazyLock::new(|| count("floor_texts_read"));
 
 /// Sentences about an allergy to what they name (`label-cues.tsv`, group `allergy`).
 static ALLERGY: LazyLock<Vec<String>> =
@@ -82,7 +83,7 @@ pub fn label_floor(
             .map(|&l| live.snapshot.labels()[l as usize].set_id.clone());
         floor.labels_read.extend(set_ids);
         for (section, section_kind) in SECTIONS.iter() {
-            for hit in labels_texts(live, &labels, Some(section), TEXTS_READ)? {
+            for hit in labels_texts(live, &labels, Some(section), *TEXTS_READ)? {
                 let Verification::Verified(segment) = verifier.verify(hit.best)? else {
                     continue;
                 };

@@ -5,17 +5,19 @@
 //! service's and the floor's.
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 use super::answer::{Floored, GraphAnswer, PairVerdict};
 use crate::error::EngineError;
 use crate::graph::query::{NamedDrug, MAX_NAMED_DRUGS};
+use crate::graph::wording::count;
 use crate::graph::{GraphQuestion, RelationType};
 use crate::understand::form::QuestionForm;
 
 /// The fewest drugs that make a list rather than a question about one pair.
 const MIN_LISTED: usize = 3;
-/// Relationships shown per pair, most cautious first (`stated` counts them all).
-const SHOWN_PER_PAIR: usize = 3;
+/// Relationships shown per pair, most cautious first (`thresholds.tsv`: `shown_per_pair`).
+static SHOWN_PER_PAIR: LazyLock<usize> = LazyLock::new(|| count("shown_per_pair"));
 
 /// Whether `question` names a list of drugs to check against each other: at least three drugs
 /// (no class), no condition, not a "which drugs" or "in common" question.
@@ -69,7 +71,7 @@ pub fn answer_list(
     for (floored, drugs, unlabelled) in answered {
         let stated = floored.relationships.len();
         let first = relationships.len();
-        relationships.extend(floored.relationships.into_iter().take(SHOWN_PER_PAIR));
+        relationships.extend(floored.relationships.into_iter().take(*SHOWN_PER_PAIR));
         pairs.push(PairVerdict {
             drugs,
             verdict: floored.verdict,
