@@ -3,10 +3,13 @@
 //! accounts engine does the work.
 
 use std::io::BufRead;
+use std::time::Duration;
 
 use anyhow::Context;
 use drugcite_accounts::scopes::Scope;
-use drugcite_accounts::{Account, Accounts, Credit, Email, KeyName, Password, Policy, Prices};
+use drugcite_accounts::{
+    Account, Accounts, Credit, Email, KeyName, Metering, Password, Policy, Prices,
+};
 use drugcite_server::startup::AccountsConfig;
 
 use super::onboarding::OnboardingArgs;
@@ -43,6 +46,7 @@ impl PolicyArgs {
                 graph: self.price_graph_usd,
             },
             open_signup: !self.invite_only,
+            metering: Metering::default(),
         }
     }
 }
@@ -60,13 +64,34 @@ pub struct ServeAccountsArgs {
     policy: PolicyArgs,
     #[command(flatten)]
     onboarding: OnboardingArgs,
+    /// Credit a server reserves from an account at a time and spends without the database;
+    /// bounds what a killed server can take from an account.
+    #[arg(long, env = "DRUGCITE_CREDIT_LEASE_USD", default_value = "0.10", value_parser = usd)]
+    credit_lease_usd: Credit,
+    /// Seconds after which a lease its server stopped renewing is forfeit.
+    #[arg(long, env = "DRUGCITE_CREDIT_LEASE_TTL_SECS", default_value_t = 30)]
+    credit_lease_ttl_secs: u64,
+    /// How often usage is written to the accounts database, in milliseconds.
+    #[arg(long, env = "DRUGCITE_USAGE_FLUSH_MS", default_value_t = 1000)]
+    usage_flush_ms: u64,
+    /// How often the key revision is read (a revocation holds everywhere within it), in ms.
+    #[arg(long, env = "DRUGCITE_KEY_POLL_MS", default_value_t = 250)]
+    key_poll_ms: u64,
 }
 
 impl ServeAccountsArgs {
     pub fn config(&self, database_url: Option<String>) -> AccountsConfig {
+        let mut policy = self.policy.policy();
+        policy.metering = Metering {
+            lease: self.credit_lease_usd,
+            lease_ttl: Duration::from_secs(self.credit_lease_ttl_secs.max(1)),
+            flush_every: Duration::from_millis(self.usage_flush_ms.max(1)),
+            key_poll_every: Duration::from_millis(self.key_poll_ms.max(1)),
+            ..Metering::default()
+        };
         AccountsConfig {
             database_url,
-            policy: self.policy.policy(),
+            policy,
             console: self.console,
             secure_cookies: self.secure_cookies,
             onboarding: self.onboarding.onboarding(),
@@ -125,7 +150,7 @@ pub enum KeysCommand {
     },
     /// List keys with their accounts (never the keys themselves).
     List,
-    /// Revoke a key by id; takes effect on running servers at once.
+    /// Revoke a key by id; every running server refuses it within its key poll (default 250 ms).
     Revoke { id: String },
 }
 
@@ -258,13 +283,15 @@ pub fn keys(
                     } else {
                         "active"
                     };
+                    let used = key.last_used_rfc3339();
                     println!(
-                        "{}\t{}\t{}\t{}\tcreated {}\t{state}",
+                        "{}\t{}\t{}\t{}\tcreated {}\tlast used {}\t{state}",
                         key.id,
                         key.name,
                         email,
                         Scope::join(&key.scopes),
-                        key.created_at
+                        key.created_at,
+                        used.as_deref().unwrap_or("never")
                     );
                 }
                 Ok(())

@@ -9,7 +9,8 @@ use drugcite_server::http::ConnectionBounds;
 
 use crate::connections::serve_subset;
 use crate::helpers::{
-    assert_error, create_key, revoke_key, spawn_app, spawn_app_with, subset_index, Limits,
+    assert_error, create_key, revoke_key, spawn_app, spawn_app_with, subset_index, within_a_second,
+    Limits,
 };
 
 const QUESTION: &str = r#"{"question":"warfarin bleeding","top_k":1}"#;
@@ -41,6 +42,10 @@ async fn a_revoked_key_stops_working_on_a_running_server() {
     let key = create_key(&app.data_dir, &[Scope::Search]);
     assert_eq!(app.search_raw(Some(&key), QUESTION).await.status, 200);
     revoke_key(&app.data_dir, &key);
+    within_a_second(401, async || {
+        app.search_raw(Some(&key), QUESTION).await.status
+    })
+    .await;
     assert_error(&app.search_raw(Some(&key), QUESTION).await, 401);
 }
 
@@ -177,5 +182,6 @@ async fn failed_authentications_are_limited_per_client_address() {
     let other = client_from([127, 0, 0, 2]);
     assert_eq!(search_status(&other, addr, &key).await, (200, false));
     revoke_key(data_dir, &key);
+    within_a_second(401, async || search_status(&other, addr, &key).await.0).await;
     assert_eq!(search_status(&other, addr, &key).await, (401, false));
 }

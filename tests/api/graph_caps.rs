@@ -26,7 +26,8 @@ const QUESTIONS: [&str; 7] = [
 ];
 
 /// Fields added to the answer after the recording (additive; tested in graph_answers.rs).
-const ADDED: [&str; 2] = ["fallback", "verdict"];
+const ADDED: [&str; 4] = ["fallback", "verdict", "labels_read", "pairs"];
+const ADDED_TO_METADATA: [&str; 1] = ["total"];
 const ADDED_TO_INTERPRETATION: [&str; 3] = ["form", "unlabelled_drugs", "read_as"];
 const ADDED_TO_RELATIONSHIPS: [&str; 2] = ["instruction", "target_unlabelled"];
 
@@ -41,6 +42,7 @@ fn comparable(mut data: Value) -> Value {
         });
     };
     drop(&mut data, &ADDED);
+    drop(&mut data["metadata"], &ADDED_TO_METADATA);
     drop(&mut data["interpretation"], &ADDED_TO_INTERPRETATION);
     for relationship in data["relationships"].as_array_mut().unwrap() {
         drop(relationship, &ADDED_TO_RELATIONSHIPS);

@@ -226,6 +226,23 @@ pub fn revoke_key(data_dir: &Path, key: &str) {
     });
 }
 
+/// Asks `status` every 20 ms until it answers `want`, for at most a second: a revocation made
+/// elsewhere (another process, another server) holds on a server within its key poll.
+pub async fn within_a_second(want: u16, mut status: impl AsyncFnMut() -> u16) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    loop {
+        let got = status().await;
+        if got == want {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still {got}, not {want}, after 1 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,

@@ -1,8 +1,11 @@
 //! The accounts databases the tests run on: the SQLite file of the subset's data dir, or a
 //! fresh PostgreSQL database per test on the server named by `$DRUGCITE_TEST_POSTGRES_URL`
-//! (`scripts/postgres.sh` starts one; `scripts/test.sh` does so before the tests).
+//! (`scripts/postgres.sh` starts one; `scripts/test.sh` does so before the tests), and accounts
+//! made on them with an exact credit.
 
-use drugcite_accounts::Accounts;
+use drugcite_accounts::scopes::Scope;
+use drugcite_accounts::{Account, Accounts, Credit, Email, KeyName};
+use drugcite_core::domain::ApiKey;
 use drugcite_server::startup::AccountsConfig;
 use drugcite_store::DataDir;
 use sqlx::Executor;
@@ -48,6 +51,14 @@ impl TestDb {
         }
     }
 
+    /// The PostgreSQL database's URL.
+    pub fn url(&self) -> String {
+        match self {
+            Self::Sqlite => panic!("a SQLite test database has no URL"),
+            Self::Postgres(url) => url.clone(),
+        }
+    }
+
     pub fn config(&self) -> AccountsConfig {
         AccountsConfig {
             database_url: match self {
@@ -64,4 +75,20 @@ impl TestDb {
             .await
             .expect("accounts database")
     }
+}
+
+/// A new account with exactly `credit` left, and a key of it with every scope.
+pub async fn account_with(accounts: &Accounts, credit: Credit) -> (Account, String) {
+    let email = Email::parse(&format!("{}@example.org", ApiKey::generate().id())).unwrap();
+    let account = accounts.create_account(&email, None, false).await.unwrap();
+    let adjust = Credit::from_micros(credit.micros() - account.credit.micros());
+    accounts
+        .grant(&account.id, adjust, "test setup")
+        .await
+        .unwrap();
+    let (_, key) = accounts
+        .create_key(&account.id, &KeyName::parse("test").unwrap(), &Scope::ALL)
+        .await
+        .unwrap();
+    (account, key.expose().to_owned())
 }

@@ -1,12 +1,9 @@
-//! Metered credit: the atomic debit of one request (balance and usage in one transaction,
-//! the balance check inside the UPDATE so concurrent debits on any number of servers never
-//! overspend), grants, the ledger and usage per key, day and endpoint. Knows no HTTP.
+//! Metered credit as callers see it: charging and refunding a request (done in memory by
+//! `meter`), grants, the ledger and usage per key, day and endpoint. Knows no HTTP.
 
-use sqlx::{Any, Transaction};
-
-use crate::debit::{Charge, SECS_PER_DAY};
 use crate::grant::KeyGrant;
-use crate::ids::{now, random_hex};
+use crate::ledger_lines::record_grant;
+use crate::meter::{Charge, SECS_PER_DAY};
 use crate::scopes::Scope;
 use crate::{AccountError, Accounts, Credit};
 
@@ -32,34 +29,23 @@ pub struct UsageRow {
 }
 
 impl Accounts {
-    /// Debits the price of one request on `scope` and counts it, atomically and durably: the
-    /// transaction (shared with the requests charged at the same moment, see `meter`) commits
-    /// before this returns. `CreditExhausted` when the account cannot pay; unlimited accounts
-    /// are counted but never debited (`price` 0).
+    /// Counts one request on `scope` and pays its price from this server's lease of the
+    /// account's credit (reserving more in the database only when the lease runs dry), so
+    /// servers never spend more than the account has. `CreditExhausted` when it cannot pay;
+    /// unlimited accounts and free endpoints are only counted (`price` 0).
     pub async fn charge(&self, grant: &KeyGrant, scope: Scope) -> Result<Charge, AccountError> {
-        self.meter.charge(grant.clone(), scope).await
+        self.meter.charge(&self.pool, grant, scope).await
     }
 
-    /// Gives back a charge whose request failed, and uncounts the request, atomically.
-    pub async fn refund(&self, grant: &KeyGrant, charge: Charge) -> Result<(), AccountError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE accounts SET credit_micros = credit_micros + $1 WHERE id = $2")
-            .bind(charge.price.micros())
-            .bind(&grant.account_id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "UPDATE usage_daily SET requests = requests - 1, spent_micros = spent_micros - $1 \
-             WHERE key_id = $2 AND day = $3 AND endpoint = $4",
-        )
-        .bind(charge.price.micros())
-        .bind(&grant.key_id)
-        .bind(charge.day)
-        .bind(charge.scope.as_str())
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
+    /// Gives back the price of a charged request that failed, and uncounts it.
+    pub fn refund(&self, grant: &KeyGrant, charge: Charge) {
+        self.meter.refund(grant, charge);
+    }
+
+    /// Writes this server's pending usage (see `meter`), so that what is read next includes
+    /// every request it answered.
+    pub(crate) async fn settle(&self) -> Result<(), AccountError> {
+        self.meter.flush(&self.pool, false).await
     }
 
     /// Adds `amount` (negative takes credit away) to an account, with a ledger line.
@@ -85,6 +71,7 @@ impl Accounts {
 
     /// Grants and daily debits, oldest first. The balance is always their sum.
     pub async fn ledger(&self, account_id: &str) -> Result<Vec<LedgerEntry>, AccountError> {
+        self.settle().await?;
         let grants: Vec<(i64, i64, String)> = sqlx::query_as(
             "SELECT at, amount_micros, reason FROM credit_ledger WHERE account_id = $1",
         )
@@ -119,6 +106,7 @@ impl Accounts {
         account_id: &str,
         since_day: i64,
     ) -> Result<Vec<UsageRow>, AccountError> {
+        self.settle().await?;
         let rows: Vec<(i64, String, String, String, i64, i64)> = sqlx::query_as(
             "SELECT u.day, u.key_id, k.name, u.endpoint, u.requests, u.spent_micros FROM usage_daily u \
              JOIN api_keys k ON k.id = u.key_id WHERE k.account_id = $1 AND u.day >= $2 \
@@ -142,21 +130,4 @@ impl Accounts {
             )
             .collect())
     }
-}
-
-pub(super) async fn record_grant(
-    tx: &mut Transaction<'static, Any>,
-    account_id: &str,
-    amount: Credit,
-    reason: &str,
-) -> Result<(), AccountError> {
-    sqlx::query("INSERT INTO credit_ledger (id, account_id, at, amount_micros, reason) VALUES ($1, $2, $3, $4, $5)")
-        .bind(random_hex(8))
-        .bind(account_id)
-        .bind(now())
-        .bind(amount.micros())
-        .bind(reason)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
 }

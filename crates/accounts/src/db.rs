@@ -14,6 +14,10 @@ use super::AccountError;
 /// The schema, in order; each applied once, in its own transaction.
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/0001_accounts.sql")),
+    (
+        2,
+        include_str!("../migrations/0002_key_cache_and_leases.sql"),
+    ),
     (3, include_str!("../migrations/0003_email_tokens.sql")),
 ];
 

@@ -8,4 +8,6 @@ pub struct KeyGrant {
     pub key_id: String,
     pub account_id: String,
     pub scopes: Vec<Scope>,
+    /// The account is never charged (its requests are only counted).
+    pub unlimited: bool,
 }

@@ -1,6 +1,7 @@
 //! Who someone is: accounts (inserted, operator-made, the operator account), Argon2id
 //! password hashes, log-in with throttling, and console sessions (only their SHA-256 stored).
-//! Must not know about keys' use or credit beyond the starting grant.
+//! Must not know about keys' use or credit beyond the starting grant and the balance it shows
+//! (written up to date by `settle` first).
 
 use std::net::IpAddr;
 use std::sync::OnceLock;
@@ -37,7 +38,11 @@ impl From<AccountRow> for Account {
     }
 }
 
-const ACCOUNT_COLUMNS: &str = "SELECT id, email, credit_micros, unlimited FROM accounts";
+/// An account's credit is what it has plus what servers hold of it in leases (spent or not:
+/// a lease's spend reaches the usage rows and leaves the lease in one transaction).
+const ACCOUNT_COLUMNS: &str =
+    "SELECT id, email, credit_micros + COALESCE((SELECT CAST(SUM(l.held_micros) AS BIGINT) \
+     FROM credit_leases l WHERE l.account_id = accounts.id), 0), unlimited FROM accounts";
 
 /// A console session's secret, as sent in its cookie. Never logged.
 pub struct SessionToken(String);
@@ -107,14 +112,20 @@ impl Accounts {
             .await
             .map_err(|e| if is_unique_violation(&e) { AccountError::EmailTaken } else { e.into() })?;
         if verified {
-            super::credit::record_grant(&mut tx, &account.id, account.credit, "starting credit")
-                .await?;
+            crate::ledger_lines::record_grant(
+                &mut tx,
+                &account.id,
+                account.credit,
+                "starting credit",
+            )
+            .await?;
         }
         tx.commit().await?;
         Ok(account)
     }
 
     pub async fn account_by_email(&self, email: &Email) -> Result<Account, AccountError> {
+        self.settle().await?;
         sqlx::query_as::<_, AccountRow>(&format!("{ACCOUNT_COLUMNS} WHERE email = $1"))
             .bind(email.as_str())
             .fetch_optional(&self.pool)
@@ -124,6 +135,7 @@ impl Accounts {
     }
 
     pub async fn account(&self, id: &str) -> Result<Account, AccountError> {
+        self.settle().await?;
         sqlx::query_as::<_, AccountRow>(&format!("{ACCOUNT_COLUMNS} WHERE id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
@@ -133,6 +145,7 @@ impl Accounts {
     }
 
     pub async fn list_accounts(&self) -> Result<Vec<Account>, AccountError> {
+        self.settle().await?;
         let rows = sqlx::query_as::<_, AccountRow>(&format!(
             "{ACCOUNT_COLUMNS} ORDER BY created_at, email"
         ))

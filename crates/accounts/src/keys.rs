@@ -1,26 +1,32 @@
 //! API keys owned by accounts: made (the key shown once, its SHA-256 stored), listed,
-//! revoked, and checked on every keyed request against the database (constant-time hash
-//! comparison), so a revocation holds on every server at once. Never stores or logs a key.
+//! revoked (bumping the key revision, so every server's cache lets go within its poll), and
+//! checked on every keyed request through the key cache (constant-time hash comparison).
+//! Never stores or logs a key.
 
-use subtle::ConstantTimeEq;
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::grant::KeyGrant;
 use crate::ids::{hex, now};
+use crate::key_cache::bump_revision;
 use crate::{AccountError, Accounts, KeyName};
 use drugcite_core::domain::ApiKey;
-use std::path::Path;
 
 use crate::scopes::{read_legacy_key_file, AuthFailure, KeyRecord, LegacyKey, Scope};
 
-type KeyRow = (String, String, String, i64, Option<i64>);
+type KeyRow = (String, String, String, i64, Option<i64>, Option<i64>);
 
-fn record((id, name, scopes, created_at, revoked_at): KeyRow) -> KeyRecord {
+const KEY_COLUMNS: &str = "k.id, k.name, k.scopes, k.created_at, k.revoked_at, k.last_used_at";
+
+fn record((id, name, scopes, created_at, revoked_at, last_used_at): KeyRow) -> KeyRecord {
+    let unix = |t: i64| u64::try_from(t).unwrap_or(0);
     KeyRecord {
         id,
         name,
         scopes: Scope::parse_list(&scopes).unwrap_or_default(),
-        created_at: u64::try_from(created_at).unwrap_or(0),
-        revoked_at: revoked_at.map(|t| u64::try_from(t).unwrap_or(0)),
+        created_at: unix(created_at),
+        revoked_at: revoked_at.map(unix),
+        last_used_at: last_used_at.map(unix),
     }
 }
 
@@ -49,15 +55,18 @@ impl Accounts {
             Scope::join(scopes),
             created_at,
             None,
+            None,
         );
         Ok((record(row), key))
     }
 
-    /// The keys of one account, newest first.
+    /// The keys of one account, newest first (`last_used_at` as of this server's last usage
+    /// write, which this call makes first).
     pub async fn keys_of(&self, account_id: &str) -> Result<Vec<KeyRecord>, AccountError> {
-        let rows: Vec<KeyRow> = sqlx::query_as(
-            "SELECT id, name, scopes, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id",
-        )
+        self.settle().await?;
+        let rows: Vec<KeyRow> = sqlx::query_as(&format!(
+            "SELECT {KEY_COLUMNS} FROM api_keys k WHERE k.account_id = $1 ORDER BY k.created_at DESC, k.id"
+        ))
         .bind(account_id)
         .fetch_all(&self.pool)
         .await?;
@@ -66,15 +75,25 @@ impl Accounts {
 
     /// Every key with its account's email (the operator's `keys list`).
     pub async fn all_keys(&self) -> Result<Vec<(KeyRecord, String)>, AccountError> {
-        let rows: Vec<(String, String, String, i64, Option<i64>, String)> = sqlx::query_as(
-            "SELECT k.id, k.name, k.scopes, k.created_at, k.revoked_at, a.email FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at, k.id",
-        )
+        self.settle().await?;
+        type Row = (
+            String,
+            String,
+            String,
+            i64,
+            Option<i64>,
+            Option<i64>,
+            String,
+        );
+        let rows: Vec<Row> = sqlx::query_as(&format!(
+            "SELECT {KEY_COLUMNS}, a.email FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at, k.id"
+        ))
         .fetch_all(&self.pool)
         .await?;
         Ok(rows
             .into_iter()
-            .map(|(id, name, scopes, created, revoked, email)| {
-                (record((id, name, scopes, created, revoked)), email)
+            .map(|(id, name, scopes, created, revoked, used, email)| {
+                (record((id, name, scopes, created, revoked, used)), email)
             })
             .collect())
     }
@@ -85,17 +104,17 @@ impl Accounts {
         owner: Option<&str>,
         key_id: &str,
     ) -> Result<KeyRecord, AccountError> {
-        let select = "SELECT id, name, scopes, created_at, revoked_at FROM api_keys WHERE id = $1";
+        let select = format!("SELECT {KEY_COLUMNS} FROM api_keys k WHERE k.id = $1");
         let row: Option<KeyRow> = match owner {
             Some(owner) => {
-                sqlx::query_as(&format!("{select} AND account_id = $2"))
+                sqlx::query_as(&format!("{select} AND k.account_id = $2"))
                     .bind(key_id)
                     .bind(owner)
                     .fetch_optional(&self.pool)
                     .await?
             }
             None => {
-                sqlx::query_as(select)
+                sqlx::query_as(&select)
                     .bind(key_id)
                     .fetch_optional(&self.pool)
                     .await?
@@ -105,40 +124,27 @@ impl Accounts {
             .map(record)
             .ok_or_else(|| AccountError::UnknownKey(key_id.to_owned()))?;
         let at = now();
+        let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
             .bind(at)
             .bind(key_id)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        bump_revision(&mut tx).await?;
+        tx.commit().await?;
+        self.keys.forget(key_id);
         key.revoked_at.get_or_insert(u64::try_from(at).unwrap_or(0));
         Ok(key)
     }
 
-    /// Checks a presented key against the stored hash, in constant time.
+    /// Checks a presented key against its stored hash, in constant time, through this
+    /// server's key cache: the database is read on a miss only, and a revocation made on any
+    /// server holds here within `Metering::key_poll_every`.
     pub async fn authenticate_key(
         &self,
         key: &ApiKey,
-    ) -> Result<Result<KeyGrant, AuthFailure>, AccountError> {
-        let row: Option<(String, String, String, Option<i64>)> = sqlx::query_as(
-            "SELECT account_id, scopes, sha256, revoked_at FROM api_keys WHERE id = $1",
-        )
-        .bind(key.id())
-        .fetch_optional(&self.pool)
-        .await?;
-        let Some((account_id, scopes, sha256, revoked_at)) = row else {
-            return Ok(Err(AuthFailure::Invalid));
-        };
-        if !bool::from(sha256.as_bytes().ct_eq(hex(&key.hash()).as_bytes())) {
-            return Ok(Err(AuthFailure::Invalid));
-        }
-        if revoked_at.is_some() {
-            return Ok(Err(AuthFailure::Revoked));
-        }
-        Ok(Ok(KeyGrant {
-            key_id: key.id().to_owned(),
-            account_id,
-            scopes: Scope::parse_list(&scopes).unwrap_or_default(),
-        }))
+    ) -> Result<Result<Arc<KeyGrant>, AuthFailure>, AccountError> {
+        self.keys.check(&self.pool, key.id(), &key.hash()).await
     }
 
     /// Moves keys of a legacy key file to the operator account, keeping ids, names, scopes,

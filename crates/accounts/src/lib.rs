@@ -4,13 +4,17 @@
 
 mod credit;
 mod db;
-mod debit;
 mod email_tokens;
 mod error;
 mod grant;
 mod identity;
 mod ids;
+mod key_cache;
 mod keys;
+mod lease;
+#[cfg(test)]
+mod lease_tests;
+mod ledger_lines;
 mod mail_throttle;
 mod meter;
 mod onboarding;
@@ -20,18 +24,19 @@ pub mod scopes;
 mod service;
 mod signup_rules;
 mod throttle;
+mod upkeep;
 mod values;
 
 pub use credit::{LedgerEntry, UsageRow};
 pub use db::Database;
-pub use debit::{today, Charge};
 pub use email_tokens::EmailToken;
 pub use error::AccountError;
 pub use grant::KeyGrant;
 pub use identity::{Account, SessionToken};
 pub use ids::random_hex;
+pub use meter::{today, Charge};
 pub use onboarding::SignUp;
-pub use policy::{Policy, Prices, OPERATOR_EMAIL};
+pub use policy::{Metering, Policy, Prices, OPERATOR_EMAIL};
 pub use service::Accounts;
 pub use signup_rules::Onboarding;
 pub use throttle::LOGIN_ATTEMPTS_PER_MINUTE;

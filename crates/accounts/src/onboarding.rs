@@ -110,7 +110,7 @@ impl Accounts {
             .execute(&mut **tx)
             .await?;
         if first.rows_affected() == 1 {
-            crate::credit::record_grant(tx, id, credit, "starting credit").await?;
+            crate::ledger_lines::record_grant(tx, id, credit, "starting credit").await?;
         }
         Ok(())
     }

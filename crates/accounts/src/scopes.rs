@@ -63,6 +63,19 @@ pub struct KeyRecord {
     /// Unix seconds.
     pub created_at: u64,
     pub revoked_at: Option<u64>,
+    /// Unix seconds of the last request made with it (as of its server's last usage write).
+    #[serde(default)]
+    pub last_used_at: Option<u64>,
+}
+
+impl KeyRecord {
+    /// `last_used_at` as RFC 3339 (UTC), as the key list shows it in JSON; `None`: never used.
+    pub fn last_used_rfc3339(&self) -> Option<String> {
+        let at = i64::try_from(self.last_used_at?).ok()?;
+        let at = time::OffsetDateTime::from_unix_timestamp(at).ok()?;
+        at.format(&time::format_description::well_known::Rfc3339)
+            .ok()
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -134,5 +147,20 @@ mod tests {
         assert_eq!(keys[0].sha256, "ff");
         std::fs::write(&path, "{ not json").unwrap();
         assert!(read_legacy_key_file(&path).is_err());
+    }
+
+    #[test]
+    fn last_use_reads_as_rfc3339_or_nothing() {
+        let mut key = KeyRecord {
+            id: "0123456789ab".into(),
+            name: "ci".into(),
+            scopes: vec![Scope::Verify],
+            created_at: 1,
+            revoked_at: None,
+            last_used_at: None,
+        };
+        assert_eq!(key.last_used_rfc3339(), None);
+        key.last_used_at = Some(1_700_000_000);
+        assert_eq!(key.last_used_rfc3339().unwrap(), "2023-11-14T22:13:20Z");
     }
 }

@@ -1,11 +1,12 @@
 //! The accounts engine over one database: opened with its policy, holding the pool, the
-//! log-in and mail throttles and the meter. Its calls are written beside their concern (`identity`,
-//! `keys`, `credit`).
+//! log-in and mail throttles, the key cache and the meter. Its calls are written beside their
+//! concern (`identity`, `keys`, `credit`, `upkeep`).
 
 use sqlx::AnyPool;
 
 use crate::db::{self, Database};
 use crate::error::AccountError;
+use crate::key_cache::KeyCache;
 use crate::mail_throttle::MailThrottle;
 use crate::meter::Meter;
 use crate::policy::Policy;
@@ -17,6 +18,7 @@ pub struct Accounts {
     pub(crate) pool: AnyPool,
     pub(crate) policy: Policy,
     pub(crate) throttle: LoginThrottle,
+    pub(crate) keys: KeyCache,
     pub(crate) meter: Meter,
     pub(crate) onboarding: Onboarding,
     pub(crate) mail_throttle: MailThrottle,
@@ -26,8 +28,10 @@ impl Accounts {
     /// Connects, applies migrations, and makes sure the operator account exists.
     pub async fn open(database: &Database, policy: Policy) -> Result<Self, AccountError> {
         let pool = db::open(database).await?;
+        let metering = policy.metering;
         let accounts = Self {
-            meter: Meter::start(pool.clone(), policy.prices),
+            keys: KeyCache::new(metering.key_cache_capacity),
+            meter: Meter::new(policy.prices, metering.lease, metering.lease_ttl),
             pool,
             policy,
             throttle: LoginThrottle::new(),

@@ -220,14 +220,7 @@ pub fn run(url: &str, key: &str, lines: &[&str], verbose: bool, part: Part) -> a
     let client = reqwest::blocking::Client::new();
     let mut summary = GraphSummary::default();
     for question in questions_of_part(lines, part)? {
-        let reply: Value = client
-            .post(format!("{}/v1/graph", url.trim_end_matches('/')))
-            .header("x-api-key", key)
-            .json(&serde_json::json!({"question": question.question, "max_hops": 2, "limit": 50}))
-            .send()
-            .and_then(|r| r.error_for_status())
-            .and_then(|r| r.json())
-            .with_context(|| format!("asking {url} {}", question.id))?;
+        let reply = ask_graph(&client, url, key, &question.question, &question.id)?;
         let relationships = reply["data"]["relationships"]
             .as_array()
             .cloned()
@@ -256,6 +249,25 @@ pub fn run(url: &str, key: &str, lines: &[&str], verbose: bool, part: Part) -> a
         println!("{kind:<22} {n:>3} {success:>8.3} {recall:>8} {violations:>6} {empty:>6}");
     }
     Ok(())
+}
+
+/// The server's answer (the whole envelope) to one question of a question file, asked as the
+/// scorers ask it (two hops, 50 relationships).
+pub fn ask_graph(
+    client: &reqwest::blocking::Client,
+    url: &str,
+    key: &str,
+    question: &str,
+    id: &str,
+) -> anyhow::Result<Value> {
+    client
+        .post(format!("{}/v1/graph", url.trim_end_matches('/')))
+        .header("x-api-key", key)
+        .json(&serde_json::json!({"question": question, "max_hops": 2, "limit": 50}))
+        .send()
+        .and_then(|r| r.error_for_status())
+        .and_then(|r| r.json())
+        .with_context(|| format!("asking {url} {id}"))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! drugcite's lab, as a library for the `drugcite-lab` binary and its tests: scoring search and
-//! graph answers on question files, comparing two runs' answers, the ranking's training rows,
-//! and learning the extractor's term file and the graph's severity cues from annotations.
+//! graph answers and yes/no verdicts on question files, comparing two runs' answers, the
+//! ranking's training rows, and learning the extractor's term file and the graph's severity cues from annotations.
 //! Depends on the engine; nothing in the product depends on it.
 
 pub mod agreement;
@@ -16,5 +16,7 @@ mod output;
 pub mod severity_cli;
 pub mod tables;
 pub mod training;
+pub mod verdicts;
+pub mod verdicts_cli;
 
 pub use output::write_stdout;

@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use drugcite_engine::embed::Embedder;
 use drugcite_lab::eval::Part;
 use drugcite_lab::extract_cli::{ExtractTask, HalfArg};
-use drugcite_lab::{answers, eval_cli, extract_cli, severity_cli, write_stdout};
+use drugcite_lab::{answers, eval_cli, extract_cli, severity_cli, verdicts_cli, write_stdout};
 use drugcite_store::DataDir;
 
 #[derive(Parser)]
@@ -62,6 +62,23 @@ enum Command {
         /// and graph files.
         #[arg(long, value_enum, default_value = "all")]
         part: Part,
+    },
+    /// Score the yes/no verdicts of a running server's /v1/graph on a verdict question file
+    /// (`eval/verdict-questions.jsonl`): accuracy, dangerous verdicts (less cautious than the
+    /// label), false alarms and evidence cited, per shape; then every dangerous answer.
+    Verdicts {
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// API key with scope `graph`.
+        #[arg(long, env = "DRUGCITE_API_KEY")]
+        key: String,
+        /// `fit`, `held` (every third of each shape by id hash, never fitted on) or `all`.
+        #[arg(long, value_enum, default_value = "all")]
+        part: Part,
+        /// Print every answer, not only the dangerous ones.
+        #[arg(long)]
+        verbose: bool,
+        questions: PathBuf,
     },
     /// Every answer a running server gives to the questions of the files, as JSON Lines on
     /// stdout (`{"file","id","endpoint","answer"}`, timings removed): search questions at
@@ -150,6 +167,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             key,
             questions,
         } => answers::answers(&url, &key, &questions, std::io::stdout().lock())?,
+        Command::Verdicts {
+            url,
+            key,
+            part,
+            verbose,
+            questions,
+        } => verdicts_cli::run(&url, &key, &questions, part, verbose)?,
         Command::Compare { before, after } => return compare(&before, &after),
         Command::RankingFeatures { questions } => {
             let embedder = Arc::new(Embedder::load(&cli.model_dir)?);

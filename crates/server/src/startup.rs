@@ -157,14 +157,22 @@ impl Server {
 
     /// Serves until Ctrl-C / SIGTERM, then drains within the shutdown grace period; the
     /// metrics listener stops with it.
+    /// Keeps the accounts' background work (key revision poll, usage writes) running while
+    /// it serves; at the end writes the last usage and returns its credit leases.
     pub async fn run(self) -> std::io::Result<()> {
         let metrics = self.metrics_listener.map(|listener| {
             let router = self.state.metrics_router();
             tokio::spawn(async move { axum::serve(listener, router).await })
         });
+        let accounts = self.state.accounts();
+        let upkeep = tokio::spawn(Arc::clone(&accounts).run_upkeep());
         let served = http::serve_with(self.listener, self.state, self.connections).await;
         if let Some(metrics) = metrics {
             metrics.abort();
+        }
+        upkeep.abort();
+        if let Err(e) = accounts.close().await {
+            tracing::error!("writing the last usage and returning credit leases: {e}");
         }
         served
     }

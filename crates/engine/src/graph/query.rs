@@ -7,9 +7,12 @@ use crate::understand::ReadAs;
 
 use super::model::{Node, RelationType};
 
-/// Most distinct drugs and classes, and most distinct conditions, kept from one question (the
-/// first named); the reasoner expands no more than these.
+/// Most distinct conditions kept from one question (the first named); the reasoner expands no
+/// more than these.
 pub const MAX_NAMED: usize = 8;
+/// Most distinct drugs and classes kept from one question (the first named): a medication list
+/// of up to this many is checked pair by pair.
+pub const MAX_NAMED_DRUGS: usize = 20;
 
 /// A drug or class the question names and the graph nodes it stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]

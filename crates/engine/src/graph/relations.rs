@@ -21,6 +21,7 @@ use super::wording::{contains_any, label_cues};
 use crate::conditions::{Matcher, Purpose, SectionGroup};
 use crate::tables::graph as tables;
 use crate::understand::populations::populations;
+use drugcite_core::table::TableSource;
 use drugcite_core::text::{occurrences, WordEdge};
 
 mod drugs;
@@ -58,27 +59,31 @@ static OUTCOME_WORDS: LazyLock<Vec<String>> = LazyLock::new(|| label_cues("outco
 static NOT_CONTRAINDICATED: LazyLock<Vec<String>> =
     LazyLock::new(|| label_cues("not-contraindicated", "substring"));
 /// Section key → the relation its statements have (`section-relations.tsv`).
-static SECTION_RELATIONS: LazyLock<HashMap<String, RelationType>> = LazyLock::new(|| {
-    let table = tables::SECTION_RELATIONS.rows();
+static SECTION_RELATIONS: LazyLock<HashMap<String, RelationType>> =
+    LazyLock::new(|| section_relations(&tables::SECTION_RELATIONS).collect());
+
+/// The rows of a table of (section, relation) — `section-relations.tsv` or one shaped like it —
+/// in file order; a relation that names no type stops the program at its line.
+pub fn section_relations(
+    source: &'static TableSource,
+) -> impl Iterator<Item = (String, RelationType)> {
+    let table = source.rows();
     let (section, relation) = (table.column("section"), table.column("relation"));
-    table
+    let rows: Vec<(String, RelationType)> = table
         .rows()
         .iter()
         .map(|row| {
             let kind = RelationType::ALL
                 .into_iter()
                 .find(|kind| kind.as_str() == row.cell(relation));
-            let kind = kind.unwrap_or_else(|| {
-                panic!(
-                    "{}:{}: no such relation",
-                    tables::SECTION_RELATIONS.file,
-                    row.line()
-                )
-            });
+            let kind =
+                kind.unwrap_or_else(|| panic!("{}:{}: no such relation", source.file, row.line()));
             (row.cell(section).to_owned(), kind)
         })
-        .collect()
-});
+        .collect();
+    rows.into_iter()
+}
+
 /// Words whose full stop does not end a sentence (`sentence-abbreviations.tsv`).
 static ABBREVIATIONS: LazyLock<Vec<String>> = LazyLock::new(|| {
     let table = tables::SENTENCE_ABBREVIATIONS.rows();
@@ -99,6 +104,22 @@ pub fn relation_of_section(section_key: &str) -> Option<RelationType> {
     SECTION_RELATIONS.get(section_key).copied()
 }
 
+/// The relation one sentence (lowercase) of a section of relation `section_kind` states: a
+/// contraindication that hedges ("use with caution") is a warning; `None` when the sentence
+/// denies a contraindication ("is not contraindicated").
+pub fn sentence_relation(section_kind: RelationType, lower: &str) -> Option<RelationType> {
+    if NOT_CONTRAINDICATED
+        .iter()
+        .any(|cue| lower.contains(cue.as_str()))
+    {
+        return None;
+    }
+    Some(match section_kind {
+        RelationType::Contraindication if contains_any(lower, &HEDGES) => RelationType::Warning,
+        other => other,
+    })
+}
+
 /// Everything `text` (a segment of section `section_key`) states, in text order.
 pub fn statements(
     text: &str,
@@ -115,18 +136,9 @@ pub fn statements(
         let first = out.len();
         let sentence_text = &text[sentence];
         let lower = sentence_text.to_lowercase();
-        let kind = match section_kind {
-            RelationType::Contraindication if contains_any(&lower, &HEDGES) => {
-                RelationType::Warning
-            }
-            other => other,
-        };
-        if NOT_CONTRAINDICATED
-            .iter()
-            .any(|cue| lower.contains(cue.as_str()))
-        {
+        let Some(kind) = sentence_relation(section_kind, &lower) else {
             continue;
-        }
+        };
         let reason_at = match kind {
             RelationType::Contraindication => REASON.find(&lower).map(|m| m.start()),
             RelationType::Indication => limitation_at(&lower),

@@ -99,6 +99,7 @@ mod tests {
                 "not-contraindicated",
                 "avoid",
                 "most-common-list",
+                "allergy",
             ],
         ),
         (

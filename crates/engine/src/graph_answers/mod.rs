@@ -3,12 +3,18 @@
 //! evidence through verify, one item per distinct text (copies under other labels named in its
 //! `also_in`). Reads the evidence text for what the graph keeps as fingerprints: the
 //! instruction of an interaction, the verdict of a yes/no question, the label's own order of
-//! the most common side effects (`common.rs`). Owns the graph loaded from Neo4j; no HTTP, no
-//! ranking of search.
+//! the most common side effects (`common.rs`), and the verdict's floor from the labels' own
+//! Contraindications, Boxed Warning and Warnings sentences (`label_floor.rs`). Owns the graph loaded from
+//! Neo4j; no HTTP, no ranking of search.
 
+mod answer;
 mod common;
+mod label_floor;
+pub mod medication_list;
 pub mod question;
 mod service;
 pub mod verdict;
 
-pub use service::{AnsweredRelationship, EvidenceText, GraphAnswer, GraphService};
+pub use answer::{AnsweredRelationship, EvidenceText, GraphAnswer, PairVerdict};
+pub use label_floor::TEXT_ID_PREFIX;
+pub use service::GraphService;

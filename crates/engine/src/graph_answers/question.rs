@@ -4,8 +4,9 @@
 //! that count as them with the relations their nearest relation word asks, populations ("in
 //! pregnancy") as population nodes, drugs without a label (graph nodes known from other labels'
 //! text) and enzyme classes ("strong CYP3A4 inhibitors") as class nodes. Each drug, class and
-//! condition is kept once, and at most `MAX_NAMED` of each, so a long question costs no more to
-//! answer than a short one. Reads no word table of its own; pure: no traversal here.
+//! condition is kept once, at most `MAX_NAMED_DRUGS` drugs and classes and `MAX_NAMED` conditions,
+//! so a long question costs no more to answer than a short one. Reads no word table of its own;
+//! pure: no traversal here.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -16,7 +17,7 @@ use crate::graph::build::target_nodes;
 use crate::graph::enzymes::{enzyme_classes, question_class_names};
 use crate::graph::findings::lab_findings;
 use crate::graph::model::{Node, RelationType};
-use crate::graph::query::{GraphQuestion, NamedCondition, NamedDrug, MAX_NAMED};
+use crate::graph::query::{GraphQuestion, NamedCondition, NamedDrug, MAX_NAMED, MAX_NAMED_DRUGS};
 use crate::graph::relations::{Drugs, Target};
 use crate::graph::Reasoner;
 use crate::understand::form::QuestionForm;
@@ -86,13 +87,13 @@ impl Understander<'_> {
             nodes: vec![Node::unlabelled_drug(name)],
             is_class: false,
         }));
-        drugs.truncate(MAX_NAMED);
+        drugs.truncate(MAX_NAMED_DRUGS);
         let mut conditions = self.named_populations(&reading, &mut covered);
         conditions.extend(self.named_conditions(&reading, &mut covered));
         conditions.truncate(MAX_NAMED);
         let guessed_class = self
             .classes_by_head(lower, &mut covered)
-            .filter(|_| drugs.len() < MAX_NAMED)
+            .filter(|_| drugs.len() < MAX_NAMED_DRUGS)
             .map(|(class, words)| {
                 drugs.push(class);
                 words

@@ -8,51 +8,23 @@ use std::time::Instant;
 
 use arc_swap::ArcSwapOption;
 
+use super::answer::{AnsweredRelationship, EvidenceText, Floored, GraphAnswer};
+use super::label_floor::label_floor;
+use super::medication_list::{answer_list, is_medication_list};
 use super::question;
-use super::verdict::{instruction_about, verdict, Instruction, Verdict};
+use super::verdict::{instruction_about, stated_verdict, verdict, Instruction, Verdict};
 use crate::error::EngineError;
-use crate::graph::{
-    Evidence, Found, GraphQuestion, Hop, Node, NodeKind, Reasoner, RelationType, Severity,
-};
+use crate::graph::{Evidence, Found, GraphQuestion, Node, NodeKind, Reasoner, RelationType};
 use crate::index::{Live, LiveIndex};
 use crate::neo4j::SyncWatch;
 use crate::search::collapse::{searchable, AlsoIn};
-use crate::understand::form::QuestionForm;
+use crate::understand::form::{asks_open, QuestionForm};
 use crate::verify::{Verification, Verifier};
 use drugcite_core::domain::{Fingerprint, GraphLimit, MaxHops, Question, TextHash};
-use drugcite_store::{io_error, StoredSegment};
+use drugcite_store::io_error;
 
 /// Evidence texts shown per graph relationship (all are counted).
 const EVIDENCE_SHOWN: usize = 3;
-
-/// One distinct text stating a relationship: the copy shown and the other labels holding it.
-pub struct EvidenceText {
-    pub segment: Arc<StoredSegment>,
-    pub also_in: AlsoIn,
-}
-
-/// A graph answer: the question as understood and the ranked relationships.
-pub struct GraphAnswer {
-    pub understood: GraphQuestion,
-    pub relationships: Vec<AnsweredRelationship>,
-    /// A yes/no question about two named things: what the labels state between them.
-    pub verdict: Option<Verdict>,
-}
-
-pub struct AnsweredRelationship {
-    pub drug: String,
-    pub target: Node,
-    pub kind: RelationType,
-    pub severity: Option<Severity>,
-    /// The first `EVIDENCE_SHOWN` distinct stating texts, boxed warnings first.
-    pub evidence: Vec<EvidenceText>,
-    /// How many distinct texts state it in all.
-    pub evidence_count: usize,
-    /// Interactions and contraindications with a drug or class: what the label says to do.
-    pub instruction: Option<Instruction>,
-    /// The hop chain from the question's anchor to this relationship.
-    pub path: Vec<Hop>,
-}
 
 pub struct GraphService {
     index: Arc<LiveIndex>,
@@ -116,33 +88,84 @@ impl GraphService {
             &live.vocabulary,
             live.snapshot.labels(),
         );
-        let common = understood.form == QuestionForm::CommonSideEffects;
-        let considered = if common { usize::MAX } else { limit.get() };
+        if is_medication_list(&understood) {
+            let wording = question.as_str();
+            return answer_list(understood, |pair| {
+                let found = reasoner.graph().answer(pair, max_hops.get(), usize::MAX);
+                let relationships = found
+                    .iter()
+                    .map(|f| self.answered(&live, f, false))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.with_floor(&live, pair, wording, relationships)
+            });
+        }
+        if reads_as_yes_no(&understood, question.as_str()) {
+            understood.form = QuestionForm::YesNo;
+        }
         let graph = reasoner.graph();
-        let mut found = graph.answer(&understood, max_hops.get(), considered);
+        let mut found = graph.answer(&understood, max_hops.get(), usize::MAX);
         if let Some(plain) = understood.without_guess().filter(|_| found.is_empty()) {
-            found = graph.answer(&plain, max_hops.get(), considered);
+            found = graph.answer(&plain, max_hops.get(), usize::MAX);
             understood = plain;
         }
-        if common {
+        if understood.form == QuestionForm::CommonSideEffects {
             self.order_by_label_frequency(&mut found)?;
-            found.truncate(limit.get());
         }
-        let relationships: Vec<AnsweredRelationship> = found
+        let total = found.len();
+        found.truncate(limit.get());
+        let mut relationships: Vec<AnsweredRelationship> = found
             .iter()
             .map(|f| self.answered(&live, f, understood.boxed_only))
             .collect::<Result<_, _>>()?;
-        let verdict = asks_verdict(&understood).then(|| {
-            let two_drugs = understood.conditions.is_empty();
-            verdict(
-                relationships.iter().map(|r| (r.kind, r.instruction)),
-                two_drugs,
-            )
-        });
-        Ok(GraphAnswer {
+        let mut answer = GraphAnswer {
             understood,
-            relationships,
+            relationships: Vec::new(),
+            verdict: None,
+            labels_read: None,
+            pairs: None,
+            total,
+        };
+        if asks_verdict(&answer.understood) {
+            let shown = relationships.len();
+            let floored =
+                self.with_floor(&live, &answer.understood, question.as_str(), relationships)?;
+            answer.verdict = Some(floored.verdict);
+            answer.labels_read = Some(floored.labels.len());
+            answer.total += floored.relationships.len() - shown;
+            relationships = floored.relationships;
+        }
+        answer.relationships = relationships;
+        Ok(answer)
+    }
+
+    /// The relationships of a yes/no question with what the labels' own text adds above them
+    /// (`label_floor`), most cautious first, and the verdict they give.
+    fn with_floor(
+        &self,
+        live: &Live,
+        question: &GraphQuestion,
+        wording: &str,
+        mut relationships: Vec<AnsweredRelationship>,
+    ) -> Result<Floored, EngineError> {
+        let floor = label_floor(live, &self.verifier, question, wording)?;
+        let two_drugs = about_drugs(question);
+        let decides = |r: &&AnsweredRelationship| !two_drugs || names_a_drug(r);
+        let from_graph = verdict(relationships.iter().filter(decides).map(stated), two_drugs);
+        relationships.extend(
+            floor
+                .statements
+                .into_iter()
+                .filter(|s| most_cautious(s) < from_graph),
+        );
+        relationships.sort_by_key(|r| (!decides(&r), most_cautious(r)));
+        let mut verdict = verdict(relationships.iter().filter(decides).map(stated), two_drugs);
+        if relationships.is_empty() && floor.labels_read.is_empty() {
+            verdict = Verdict::NoLabelIndexed;
+        }
+        Ok(Floored {
             verdict,
+            relationships,
+            labels: floor.labels_read,
         })
     }
 
@@ -199,6 +222,46 @@ impl GraphService {
             path: found.path.clone(),
         })
     }
+}
+
+/// Whether the question is about drugs only (it names no condition): then only what stands
+/// between drugs decides the verdict. A condition named beside two drugs still counts: it may
+/// be context ("takes metformin for diabetes"), but a combination product read as its
+/// ingredients names two drugs too, and a false alarm is safer than a missed contraindication.
+fn about_drugs(question: &GraphQuestion) -> bool {
+    question.conditions.is_empty()
+}
+
+fn names_a_drug(r: &AnsweredRelationship) -> bool {
+    matches!(r.target.kind, NodeKind::Drug | NodeKind::DrugClass)
+}
+
+/// What a relationship states, as `verdict` reads it: type, instruction, boxed or not.
+fn stated(r: &AnsweredRelationship) -> (RelationType, Option<Instruction>, bool) {
+    let boxed = r
+        .evidence
+        .iter()
+        .any(|e| e.segment.section_key == "boxed_warning");
+    (r.kind, r.instruction, boxed)
+}
+
+/// The verdict one relationship alone would give (membership last).
+fn most_cautious(r: &AnsweredRelationship) -> Verdict {
+    let (kind, instruction, boxed) = stated(r);
+    stated_verdict(kind, instruction, boxed).unwrap_or(Verdict::NotStated)
+}
+
+/// A terse question naming a drug and a second thing and asking for no list or account ("X +
+/// Y?", "X in pt w/ Z - ok?"): it asks whether the two go together, so it is answered as a yes/no
+/// question, verdict included.
+fn reads_as_yes_no(question: &GraphQuestion, wording: &str) -> bool {
+    let named = question.drugs.len() + question.conditions.len();
+    question.form == QuestionForm::Open
+        && !question.drugs.is_empty()
+        && named >= 2
+        && !question.asks_which
+        && !question.shared
+        && !asks_open(wording)
 }
 
 /// A yes/no question naming two things (two drugs or classes, or a drug and a condition).

@@ -15,6 +15,8 @@ pub enum Verdict {
     Contraindicated,
     /// A label says to avoid the combination (or not to use them together).
     Avoid,
+    /// A label's boxed warning states it.
+    BoxedWarning,
     /// A label states an interaction with a dose change or monitoring to do.
     UseWithCaution,
     /// A label states an interaction without an instruction.
@@ -29,29 +31,47 @@ pub enum Verdict {
     NoInteractionStated,
     /// A drug and a condition: the labels state nothing between them.
     NotStated,
+    /// Nothing is stated and no label of the named drugs is indexed: nothing could be read.
+    NoLabelIndexed,
 }
 
-/// The verdict from the relationships found between the two things (type and the instruction
-/// of its evidence), the strongest first; `two_drugs` tells which "nothing" applies.
+/// What one relationship says, as a verdict: its type, the instruction of its evidence, and
+/// whether a boxed warning states it. `None` for class membership.
+pub fn stated_verdict(
+    kind: RelationType,
+    instruction: Option<Instruction>,
+    boxed: bool,
+) -> Option<Verdict> {
+    let stated = match kind {
+        RelationType::Contraindication => Verdict::Contraindicated,
+        RelationType::Interaction => match instruction {
+            Some(Instruction::Contraindicated) => Verdict::Contraindicated,
+            Some(Instruction::Avoid | Instruction::Withhold) => Verdict::Avoid,
+            Some(_) => Verdict::UseWithCaution,
+            None => Verdict::InteractionStated,
+        },
+        RelationType::Warning => Verdict::Warning,
+        RelationType::AdverseReaction => Verdict::AdverseReaction,
+        RelationType::Indication => Verdict::Indicated,
+        RelationType::MemberOf => return None,
+    };
+    let boxed_raises = boxed && stated > Verdict::BoxedWarning && kind != RelationType::Indication;
+    Some(if boxed_raises {
+        Verdict::BoxedWarning
+    } else {
+        stated
+    })
+}
+
+/// The verdict from the relationships found between the two things (type, the instruction of
+/// its evidence, boxed or not): the most cautious; `two_drugs` tells which "nothing" applies.
 pub fn verdict(
-    found: impl IntoIterator<Item = (RelationType, Option<Instruction>)>,
+    found: impl IntoIterator<Item = (RelationType, Option<Instruction>, bool)>,
     two_drugs: bool,
 ) -> Verdict {
     found
         .into_iter()
-        .filter_map(|(kind, instruction)| match kind {
-            RelationType::Contraindication => Some(Verdict::Contraindicated),
-            RelationType::Interaction => Some(match instruction {
-                Some(Instruction::Contraindicated) => Verdict::Contraindicated,
-                Some(Instruction::Avoid | Instruction::Withhold) => Verdict::Avoid,
-                Some(_) => Verdict::UseWithCaution,
-                None => Verdict::InteractionStated,
-            }),
-            RelationType::Warning => Some(Verdict::Warning),
-            RelationType::AdverseReaction => Some(Verdict::AdverseReaction),
-            RelationType::Indication => Some(Verdict::Indicated),
-            RelationType::MemberOf => None,
-        })
+        .filter_map(|(kind, instruction, boxed)| stated_verdict(kind, instruction, boxed))
         .min()
         .unwrap_or(if two_drugs {
             Verdict::NoInteractionStated
@@ -67,15 +87,32 @@ mod tests {
     #[test]
     fn the_strongest_statement_decides_and_nothing_says_so() {
         let found = [
-            (RelationType::Interaction, Some(Instruction::Monitor)),
-            (RelationType::Contraindication, None),
+            (RelationType::Interaction, Some(Instruction::Monitor), false),
+            (RelationType::Contraindication, None, false),
         ];
         assert_eq!(verdict(found, true), Verdict::Contraindicated);
         assert_eq!(
-            verdict([(RelationType::Warning, None)], false),
+            verdict([(RelationType::Warning, None, false)], false),
             Verdict::Warning
         );
         assert_eq!(verdict([], true), Verdict::NoInteractionStated);
         assert_eq!(verdict([], false), Verdict::NotStated);
+    }
+
+    #[test]
+    fn a_boxed_statement_is_at_least_a_boxed_warning_and_never_lowers_one_above_it() {
+        let boxed_reaction = [(RelationType::AdverseReaction, None, true)];
+        assert_eq!(verdict(boxed_reaction, false), Verdict::BoxedWarning);
+        let boxed_avoid = [(RelationType::Interaction, Some(Instruction::Avoid), true)];
+        assert_eq!(verdict(boxed_avoid, true), Verdict::Avoid);
+        let order = [
+            Verdict::Contraindicated,
+            Verdict::Avoid,
+            Verdict::BoxedWarning,
+            Verdict::UseWithCaution,
+            Verdict::InteractionStated,
+            Verdict::Warning,
+        ];
+        assert!(order.windows(2).all(|pair| pair[0] < pair[1]));
     }
 }

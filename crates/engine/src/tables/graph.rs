@@ -93,6 +93,9 @@ pub const LAB_FINDINGS: TableSource = graph_table!("lab-findings", &["word", "ro
 /// The relation each label section states.
 pub const SECTION_RELATIONS: TableSource =
     graph_table!("section-relations", &["section", "relation", "source"]);
+/// The sections a yes/no verdict reads for its floor, with the relation each states.
+pub const VERDICT_FLOOR_SECTIONS: TableSource =
+    graph_table!("verdict-floor-sections", &["section", "relation", "source"]);
 /// Abbreviations whose full stop does not end a sentence.
 pub const SENTENCE_ABBREVIATIONS: TableSource =
     graph_table!("sentence-abbreviations", &["abbreviation", "source"]);
@@ -109,6 +112,7 @@ pub const ALL: &[&TableSource] = &[
     &ENZYME_CLASSES,
     &LAB_FINDINGS,
     &SECTION_RELATIONS,
+    &VERDICT_FLOOR_SECTIONS,
     &SENTENCE_ABBREVIATIONS,
     &BRANDS,
     &DRUG_ABBREVIATIONS,

@@ -89,6 +89,20 @@ fn words_before(name: &str, word: &str) -> bool {
     name_words(name).skip(1).any(|w| w == word)
 }
 
+/// A drug's name without its salt, form and route words ("sildenafil citrate" → "sildenafil"),
+/// as label text usually names it; the name itself when nothing else is left.
+pub(crate) fn without_salts(name: &str) -> String {
+    let kept: Vec<&str> = name
+        .split_whitespace()
+        .filter(|word| !NOT_DRUG_WORDS.contains(word))
+        .collect();
+    if kept.is_empty() {
+        name.to_owned()
+    } else {
+        kept.join(" ")
+    }
+}
+
 /// A label name split where it lists several ingredients ("a, b, and c"; "a/b").
 pub(crate) fn name_parts(name: &str) -> Vec<String> {
     name.split([',', '/', ';'])

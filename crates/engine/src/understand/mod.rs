@@ -40,8 +40,8 @@ mod word_tables;
 mod wording;
 
 use class_phrases::class_phrases;
-pub(crate) use drug_words::name_parts;
 use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
+pub(crate) use drug_words::{name_parts, without_salts};
 pub use intent::paired_sections;
 use intent::{add_population_sections, asked_sections, cue_words_left_out, joined_to_subject};
 use label_brands::SaltWords;

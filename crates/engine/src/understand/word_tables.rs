@@ -20,6 +20,9 @@ pub(crate) enum WordClass {
     Possessive,
     /// Auxiliary and modal verbs, which open a yes/no question.
     Auxiliary,
+    /// Interrogatives and imperatives that open a question asking for a list or an account
+    /// ("what", "list"), not a yes or no.
+    OpenQuestion,
     /// Words before a singular drug noun that ask for drugs in general ("which drug").
     Asking,
     /// Words that open a "which drugs" question.
@@ -63,6 +66,11 @@ const CLASS_NAMES: &[(WordClass, &str, &TableSource)] = &[
     (WordClass::Article, "article", &tables::FUNCTION_WORDS),
     (WordClass::Possessive, "possessive", &tables::FUNCTION_WORDS),
     (WordClass::Auxiliary, "auxiliary", &tables::FUNCTION_WORDS),
+    (
+        WordClass::OpenQuestion,
+        "open-question",
+        &tables::FUNCTION_WORDS,
+    ),
     (WordClass::Asking, "asking", &tables::FUNCTION_WORDS),
     (WordClass::Which, "which", &tables::FUNCTION_WORDS),
     (WordClass::Joining, "joining", &tables::FUNCTION_WORDS),

@@ -1,11 +1,12 @@
 //! `Access<R>`: the extractor that runs before a handler's body is read — API key check
-//! (x-api-key against the accounts database, failed attempts limited per client address),
-//! scope check, rate limit, then the request's debit from the key's account (a keyless
-//! verify is free; `metering` refunds a request that fails). `R` states the route's scope and
-//! whether a key is required.
+//! (x-api-key through the accounts' key cache, failed attempts limited per client address),
+//! scope check, rate limit, then the request's charge to the key's account (in memory; a
+//! keyless verify is free; `metering` refunds a request that fails). `R` states the route's
+//! scope and whether a key is required.
 
 use std::marker::PhantomData;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
@@ -62,7 +63,7 @@ impl<R: Requirement> FromRequestParts<AppState> for Access<R> {
                 if !grant.scopes.contains(&R::SCOPE) {
                     return Err(ApiError::Forbidden);
                 }
-                state.limits.check(&Caller::Key(grant.key_id.clone()))?;
+                state.limits.check(&Caller::Key(&grant.key_id))?;
                 let charge = state.accounts.charge(&grant, R::SCOPE).await?;
                 if let Some(slot) = parts.extensions.get::<ChargeSlot>() {
                     slot.put(grant, charge);
@@ -73,13 +74,14 @@ impl<R: Requirement> FromRequestParts<AppState> for Access<R> {
     }
 }
 
-/// What a presented key may do, looked up in the accounts database (so a revocation holds on
-/// every server at once); a malformed, unknown or revoked key counts against the client address.
+/// What a presented key may do, through the accounts' key cache (a revocation made on any
+/// server holds within the key poll); a malformed, unknown or revoked key counts against the
+/// client address.
 pub(super) async fn authenticate(
     state: &AppState,
     presented: Option<&str>,
     address: Option<IpAddr>,
-) -> Result<KeyGrant, ApiError> {
+) -> Result<Arc<KeyGrant>, ApiError> {
     state.limits.check_not_blocked(address)?;
     let Some(key) = presented.and_then(|raw| ApiKey::parse(raw.trim()).ok()) else {
         return Err(state.limits.auth_failed(address));

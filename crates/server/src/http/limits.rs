@@ -23,8 +23,8 @@ pub struct RateLimitConfig {
 }
 
 /// Who a request is counted against.
-pub enum Caller {
-    Key(String),
+pub enum Caller<'a> {
+    Key(&'a String),
     Address(Option<IpAddr>),
 }
 
@@ -49,7 +49,7 @@ impl RateLimits {
         }
     }
 
-    pub fn check(&self, caller: &Caller) -> Result<(), ApiError> {
+    pub fn check(&self, caller: &Caller<'_>) -> Result<(), ApiError> {
         let outcome = match caller {
             Caller::Key(id) => self.per_key.check_key(id),
             Caller::Address(address) => self.per_address.check_key(address),

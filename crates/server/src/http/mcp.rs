@@ -59,7 +59,7 @@ async fn require_key(
         return Err(ApiError::Unauthorized);
     };
     let grant = authenticate(&state, header.to_str().ok(), address).await?;
-    state.limits.check(&Caller::Key(grant.key_id.clone()))?;
+    state.limits.check(&Caller::Key(&grant.key_id))?;
     request.extensions_mut().insert(grant);
     Ok(next.run(request).await)
 }
@@ -70,7 +70,7 @@ struct KeyGate {
 }
 
 impl ToolGate for KeyGate {
-    type Pass = (KeyGrant, Charge);
+    type Pass = (Arc<KeyGrant>, Charge);
 
     async fn admit(
         &self,
@@ -80,7 +80,7 @@ impl ToolGate for KeyGate {
         let grant = context
             .extensions
             .get::<Parts>()
-            .and_then(|parts| parts.extensions.get::<KeyGrant>())
+            .and_then(|parts| parts.extensions.get::<Arc<KeyGrant>>())
             .cloned()
             .ok_or("no API key reached this tool call")?;
         if !grant.scopes.contains(&scope) {
@@ -94,9 +94,7 @@ impl ToolGate for KeyGate {
 
     async fn settle(&self, (grant, charge): Self::Pass, succeeded: bool) {
         if !succeeded {
-            if let Err(e) = self.accounts.refund(&grant, charge).await {
-                tracing::error!(key = %grant.key_id, "refunding a failed tool call: {e}");
-            }
+            self.accounts.refund(&grant, charge);
         }
     }
 }

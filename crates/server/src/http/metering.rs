@@ -1,5 +1,5 @@
-//! Refunds a metered request that did not succeed: the access check debits before the
-//! handler runs (so concurrent requests never overspend); this layer gives the debit back
+//! Refunds a metered request that did not succeed: the access check charges before the
+//! handler runs (so concurrent requests never overspend); this layer gives the charge back
 //! when the answer is an error (a bad body, a server error). Holds no billing rules.
 
 use std::sync::{Arc, Mutex};
@@ -13,14 +13,17 @@ use drugcite_accounts::{Charge, KeyGrant};
 
 /// Where the access check leaves the debit of the request it admitted.
 #[derive(Clone, Default)]
-pub struct ChargeSlot(Arc<Mutex<Option<(KeyGrant, Charge)>>>);
+pub struct ChargeSlot(Arc<Mutex<Option<Charged>>>);
+
+/// The grant a request was charged under, and the charge.
+type Charged = (Arc<KeyGrant>, Charge);
 
 impl ChargeSlot {
-    pub fn put(&self, grant: KeyGrant, charge: Charge) {
+    pub fn put(&self, grant: Arc<KeyGrant>, charge: Charge) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((grant, charge));
     }
 
-    fn take(&self) -> Option<(KeyGrant, Charge)> {
+    fn take(&self) -> Option<Charged> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }
@@ -35,9 +38,7 @@ pub async fn refund_failures(
     let response = next.run(request).await;
     if !response.status().is_success() {
         if let Some((grant, charge)) = slot.take() {
-            if let Err(e) = state.accounts.refund(&grant, charge).await {
-                tracing::error!(key = %grant.key_id, "refunding a failed request: {e}");
-            }
+            state.accounts.refund(&grant, charge);
         }
     }
     response

@@ -1,7 +1,9 @@
 //! The state every request handler shares: the engine, the accounts, the rate limits, the
-//! console's settings and the request metrics. Holds; decides nothing.
+//! console's settings and the request metrics, behind one `Arc` (axum clones the state several
+//! times per request: one reference count, not one per part). Holds; decides nothing.
 
 use std::num::NonZeroU32;
+use std::ops::Deref;
 use std::sync::Arc;
 
 use axum::Router;
@@ -29,7 +31,9 @@ pub struct ConsoleSettings {
 }
 
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+pub struct Shared {
     pub(super) engine: Arc<Engine>,
     pub(super) accounts: Arc<Accounts>,
     pub(super) limits: Arc<RateLimits>,
@@ -39,16 +43,34 @@ pub struct AppState {
     pub(super) metrics: Arc<HttpMetrics>,
 }
 
+impl Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
 impl AppState {
     pub fn new(engine: Arc<Engine>, accounts: Arc<Accounts>, limits: RateLimitConfig) -> Self {
-        Self {
+        Self(Arc::new(Shared {
             engine,
             accounts,
             limits: Arc::new(RateLimits::new(limits, DEFAULT_AUTH_FAILURES_PER_MINUTE)),
             limit_config: limits,
             console: None,
             metrics: Arc::new(HttpMetrics::default()),
-        }
+        }))
+    }
+
+    /// The parts, to configure before the state is shared (while serving it is not).
+    fn configure(&mut self) -> &mut Shared {
+        Arc::get_mut(&mut self.0).expect("the state is configured before it is shared")
+    }
+
+    /// The accounts engine the server meters with.
+    pub fn accounts(&self) -> Arc<Accounts> {
+        Arc::clone(&self.accounts)
     }
 
     /// The router of the metrics listener (`GET /metrics`), over this state's counters.
@@ -61,14 +83,15 @@ impl AppState {
 
     /// Serves the web console under `/console`.
     pub fn with_console(mut self, settings: ConsoleSettings) -> Self {
-        self.console = Some(settings);
+        self.configure().console = Some(settings);
         self
     }
 
     /// Failed authentications per minute one client address may make before its keyed
     /// requests get 429 (default `DEFAULT_AUTH_FAILURES_PER_MINUTE`).
     pub fn with_auth_failures_per_minute(mut self, per_minute: NonZeroU32) -> Self {
-        self.limits = Arc::new(RateLimits::new(self.limit_config, per_minute));
+        let shared = self.configure();
+        shared.limits = Arc::new(RateLimits::new(shared.limit_config, per_minute));
         self
     }
 }

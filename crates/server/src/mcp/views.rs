@@ -4,6 +4,8 @@
 use serde::Serialize;
 
 use drugcite_engine::graph::Severity;
+use drugcite_engine::graph_answers::verdict::{Instruction, Verdict};
+use drugcite_engine::graph_answers::PairVerdict;
 use drugcite_engine::graph_answers::{AnsweredRelationship, GraphAnswer};
 use drugcite_engine::quote::QuotedSegment;
 use drugcite_engine::search::SearchHit;
@@ -84,7 +86,21 @@ pub struct GraphView {
     /// Why the question could not be answered as asked, if it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<&'static str>,
+    /// A yes/no question about two named things: the most cautious statement of their labels
+    /// (as /v1/graph's `verdict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    /// With a verdict: how many labels of the named drugs were read for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labels_read: Option<usize>,
+    /// A medication list: every pair with its verdict, most cautious first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<Vec<PairVerdict>>,
     pub relationships: Vec<RelationshipView>,
+    /// Relationships shown here, and how many answer the question in all (ask again with a
+    /// larger `limit`, up to 100, to see more).
+    pub shown: usize,
+    pub total: usize,
     pub cite: &'static str,
 }
 
@@ -96,6 +112,9 @@ pub struct RelationshipView {
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub severity: Option<Severity>,
+    /// What the label says to do about an interaction or contraindication with a drug.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instruction: Option<Instruction>,
     /// Exact label texts stating the relationship, each citable by its fingerprint.
     pub evidence: Vec<QuotedSegment>,
     pub evidence_count: usize,
@@ -106,7 +125,12 @@ impl GraphView {
         Self {
             question,
             message: answer.understood.note(),
+            verdict: answer.verdict,
+            labels_read: answer.labels_read,
+            pairs: answer.pairs.clone(),
             relationships: answer.relationships.iter().map(relationship).collect(),
+            shown: answer.relationships.len(),
+            total: answer.total.max(answer.relationships.len()),
             cite: CITE,
         }
     }
@@ -119,6 +143,7 @@ fn relationship(r: &AnsweredRelationship) -> RelationshipView {
         target_kind: r.target.kind.as_str(),
         kind: r.kind.as_str(),
         severity: r.severity,
+        instruction: r.instruction,
         evidence: r
             .evidence
             .iter()

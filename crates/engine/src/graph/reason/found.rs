@@ -48,3 +48,10 @@ pub struct Found<'g> {
     pub edge: &'g Edge,
     pub path: Vec<Hop>,
 }
+
+impl Found<'_> {
+    /// What makes two found relationships the same statement: drug, target and relation type.
+    pub fn identity(&self) -> (String, String, RelationType) {
+        (self.drug.id.clone(), self.target.id.clone(), self.edge.kind)
+    }
+}

@@ -24,18 +24,11 @@ impl KnowledgeGraph {
         max_hops: usize,
         limit: usize,
     ) -> Vec<Found<'_>> {
-        let mut found = Vec::new();
-        if question.form == QuestionForm::YesNo {
-            if let Some(literal) = literal(question) {
-                found = self.answer_yes_no(&literal, max_hops);
-            }
-        }
-        if found.is_empty() {
-            found = self.answer_as_asked(question, max_hops);
-        }
-        if found.is_empty() && question.form == QuestionForm::YesNo {
-            found = self.answer_as_asked(&widened(question), max_hops);
-        }
+        let mut found = if question.form == QuestionForm::YesNo {
+            self.answer_yes_no(question, max_hops)
+        } else {
+            self.answer_as_asked(question, max_hops)
+        };
         if found.is_empty() {
             if let Some(recast) = drug_first(question) {
                 found = self.answer(&recast, max_hops, limit);
@@ -45,11 +38,20 @@ impl KnowledgeGraph {
         found
     }
 
-    /// A yes/no question as asked, else with every relation type.
+    /// A yes/no question: what was asked first (about the term itself before its synonyms, when
+    /// that finds anything), then everything else the graph states between the same things —
+    /// a verdict must see a contraindication even when the question only says "take with".
     fn answer_yes_no(&self, question: &GraphQuestion, max_hops: usize) -> Vec<Found<'_>> {
-        let found = self.answer_as_asked(question, max_hops);
-        if found.is_empty() {
-            return self.answer_as_asked(&widened(question), max_hops);
+        let literal = literal(question)
+            .filter(|l| !self.answer_as_asked(&widened(l), max_hops).is_empty())
+            .unwrap_or_else(|| question.clone());
+        let mut found = self.answer_as_asked(&literal, max_hops);
+        let mut seen: HashSet<(String, String, RelationType)> =
+            found.iter().map(Found::identity).collect();
+        for wider in self.answer_as_asked(&widened(&literal), max_hops) {
+            if seen.insert(wider.identity()) {
+                found.push(wider);
+            }
         }
         found
     }

@@ -23,6 +23,8 @@ struct KeyRow {
     name: String,
     scopes: String,
     created: String,
+    /// RFC 3339, or null when the key was never used.
+    last_used_at: Option<String>,
     state: &'static str,
     active: bool,
 }
@@ -31,6 +33,7 @@ impl From<KeyRecord> for KeyRow {
     fn from(key: KeyRecord) -> Self {
         Self {
             created: date_time(key.created_at),
+            last_used_at: key.last_used_rfc3339(),
             state: if key.revoked_at.is_some() {
                 "revoked"
             } else {

@@ -18,6 +18,7 @@ use drugcite_core::domain::{GraphLimit, MaxHops, Question};
 use drugcite_core::label::{dailymed_url, section_name};
 use drugcite_engine::graph::{GraphQuestion, Hop, RelationType, Severity};
 use drugcite_engine::graph_answers::verdict::{Instruction, Verdict};
+use drugcite_engine::graph_answers::PairVerdict;
 use drugcite_engine::graph_answers::{AnsweredRelationship, GraphAnswer};
 use drugcite_engine::search::SearchHit;
 use drugcite_engine::understand::form::QuestionForm;
@@ -158,7 +159,11 @@ pub struct GraphPath {
 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct GraphMetadata {
+    /// Relationships in this answer.
     count: usize,
+    /// Ours, additive: relationships that answer the question in all; more than `count` when
+    /// the request's `limit` (up to 100) cut the list.
+    total: usize,
     search_time_ms: f64,
 }
 
@@ -167,12 +172,25 @@ pub struct GraphData {
     question: String,
     interpretation: Interpretation,
     /// Ours, additive, for yes/no questions about two named things: contraindicated | avoid |
-    /// use_with_caution | interaction_stated | warning | adverse_reaction | indicated |
-    /// no_interaction_stated | not_stated (README, "Verdicts"); the stating evidence is the
-    /// first relationship's.
+    /// boxed_warning | use_with_caution | interaction_stated | warning | adverse_reaction |
+    /// indicated | no_interaction_stated | not_stated | no_label_indexed (docs/graph.md,
+    /// "Verdicts"); never less
+    /// cautious than a Contraindications, Boxed Warning or Warnings sentence of the named drugs'
+    /// labels;
+    /// the stating evidence is the first relationship's.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     verdict: Option<Verdict>,
+    /// Ours, additive, with a verdict: how many labels (set ids) of the named drugs were read
+    /// for it — "not_stated" means not stated in these.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    labels_read: Option<usize>,
+    /// Ours, additive, for a medication list (three or more drugs, nothing else): every pair
+    /// with its verdict (as above), the indices of its relationships, how many were found, and
+    /// which of the two has no label indexed; the most cautious pair first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pairs: Option<Vec<PairVerdict>>,
     /// Ours, additive: present only when `relationships` is empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     fallback: Option<GraphFallback>,
@@ -220,6 +238,7 @@ fn shape(
     search_time_ms: f64,
 ) -> GraphData {
     let interpretation = interpretation(&answer.understood);
+    let total = answer.total;
     let fallback = answer
         .relationships
         .is_empty()
@@ -239,9 +258,12 @@ fn shape(
         question: question.to_owned(),
         interpretation,
         verdict: answer.verdict,
+        labels_read: answer.labels_read,
+        pairs: answer.pairs,
         fallback,
         metadata: GraphMetadata {
             count: relationships.len(),
+            total: total.max(relationships.len()),
             search_time_ms,
         },
         relationships,

@@ -1,0 +1,267 @@
+//! The floor of a yes/no verdict, read from the labels' own text: the current Contraindications,
+//! Boxed Warning and Warnings texts (`verdict-floor-sections.tsv`) of each drug the question
+//! names, sentence by sentence, that name the other thing asked about (a condition or population
+//! by any of its phrases, a drug by its name, a class by its name). Only ever adds caution: it
+//! never removes a relationship or lowers a verdict, and it counts the labels it read so "not
+//! stated" can say of how many.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, LazyLock};
+
+use drugcite_core::text::{contains_any_word, key_contains, key_of};
+
+use super::answer::{AnsweredRelationship, EvidenceText};
+use crate::error::EngineError;
+use crate::graph::relations::{section_relations, sentence_relation, sentences};
+use crate::graph::severity::severity;
+use crate::graph::wording::count;
+use crate::graph::{GraphQuestion, Hop, Node, NodeKind, RelationType};
+use crate::index::Live;
+use crate::search::collapse::AlsoIn;
+use crate::search::lexical::labels_texts;
+use crate::tables::graph as tables;
+use crate::understand::{name_parts, without_salts};
+use crate::verify::{Verification, Verifier};
+
+/// The sections whose statements can raise a verdict, with the relation each states
+/// (`verdict-floor-sections.tsv`).
+static SECTIONS: LazyLock<Vec<(String, RelationType)>> =
+    LazyLock::new(|| section_relations(&tables::VERDICT_FLOOR_SECTIONS).collect());
+/// The id of a condition read from the text that names no graph node: the prefix and its words.
+pub const TEXT_ID_PREFIX: &str = "text:";
+/// Distinct texts read per drug and section (`thresholds.tsv`: `floor_texts_read`).
+static TEXTS_READ: LazyLock<usize> = LazyLock::new(|| count("floor_texts_read"));
+
+/// Sentences about an allergy to what they name (`label-cues.tsv`, group `allergy`).
+static ALLERGY: LazyLock<Vec<String>> =
+    LazyLock::new(|| crate::graph::wording::label_cues("allergy", "phrase"));
+
+/// What the labels of a yes/no question's drugs state about the other thing asked.
+pub struct LabelFloor {
+    /// One relationship per (drug, relation, target), its first stating text as evidence.
+    pub statements: Vec<AnsweredRelationship>,
+    /// The labels (set ids) whose texts were read.
+    pub labels_read: BTreeSet<String>,
+}
+
+/// One thing a question asks about, as the labels may word it.
+struct Asked {
+    node: Node,
+    /// Normalised keys (`key_of`) of its phrases.
+    keys: Vec<String>,
+}
+
+/// Reads the floor for `question` (asked as `wording`) over `live`.
+pub fn label_floor(
+    live: &Live,
+    verifier: &Verifier,
+    question: &GraphQuestion,
+    wording: &str,
+) -> Result<LabelFloor, EngineError> {
+    let asks_allergy = contains_any_word(&wording.to_lowercase(), &allergy_words());
+    let mut subjects: Vec<Node> = question
+        .drugs
+        .iter()
+        .filter(|d| !d.is_class)
+        .flat_map(|d| d.nodes.iter())
+        .filter(|n| n.kind == NodeKind::Drug && !n.unlabelled)
+        .cloned()
+        .collect();
+    subjects.extend(combinations_named(live, question));
+    let mut floor = LabelFloor {
+        statements: Vec::new(),
+        labels_read: BTreeSet::new(),
+    };
+    for subject in &subjects {
+        let asked = asked_about(question, subject);
+        if asked.is_empty() {
+            continue;
+        }
+        let labels = labels_of(live, &subject.name);
+        let set_ids = labels
+            .iter()
+            .map(|&l| live.snapshot.labels()[l as usize].set_id.clone());
+        floor.labels_read.extend(set_ids);
+        for (section, section_kind) in SECTIONS.iter() {
+            for hit in labels_texts(live, &labels, Some(section), *TEXTS_READ)? {
+                let Verification::Verified(segment) = verifier.verify(hit.best)? else {
+                    continue;
+                };
+                for thing in &asked {
+                    let ignore_allergy = !asks_allergy && thing.node.kind != NodeKind::Condition;
+                    let Some(kind) = stated(&segment.text, *section_kind, thing, ignore_allergy)
+                    else {
+                        continue;
+                    };
+                    let known = floor.statements.iter().any(|s| {
+                        s.drug == subject.name && s.kind == kind && s.target.id == thing.node.id
+                    });
+                    if !known {
+                        let evidence = EvidenceText {
+                            segment: Arc::clone(&segment),
+                            also_in: AlsoIn::default(),
+                        };
+                        floor
+                            .statements
+                            .push(relationship(subject, thing, kind, section, evidence));
+                    }
+                }
+            }
+        }
+    }
+    Ok(floor)
+}
+
+/// The relation a text of `section` states about `thing`: the first of its sentences that
+/// names it and denies nothing; none when no sentence does.
+fn stated(
+    text: &str,
+    section_kind: RelationType,
+    thing: &Asked,
+    ignore_allergy: bool,
+) -> Option<RelationType> {
+    sentences(text).into_iter().find_map(|range| {
+        let lower = text[range].to_lowercase();
+        if ignore_allergy && contains_any_word(&lower, &allergy_words()) {
+            return None;
+        }
+        let key = key_of(&lower);
+        thing
+            .keys
+            .iter()
+            .any(|k| key_contains(&key, k))
+            .then(|| sentence_relation(section_kind, &lower))
+            .flatten()
+    })
+}
+
+/// The other things the question names besides `subject`: its conditions and populations, and
+/// the other drugs and classes.
+fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
+    let mut asked = Vec::new();
+    for condition in &question.conditions {
+        let mut keys: BTreeSet<String> = condition.keys.iter().cloned().collect();
+        keys.insert(key_of(&condition.text));
+        keys.insert(key_of(&condition.name));
+        let id = condition
+            .ids
+            .first()
+            .cloned()
+            .unwrap_or_else(|| format!("{TEXT_ID_PREFIX}{}", key_of(&condition.name)));
+        let kind = if id.starts_with("population:") {
+            NodeKind::Population
+        } else {
+            NodeKind::Condition
+        };
+        let node = Node {
+            id,
+            kind,
+            name: condition.name.clone(),
+            unlabelled: false,
+        };
+        asked.push(Asked {
+            node,
+            keys: keys.into_iter().filter(|k| !k.is_empty()).collect(),
+        });
+    }
+    let ingredients = first_words(&name_parts(&subject.name));
+    let others = question.drugs.iter().filter(|named| {
+        !named
+            .nodes
+            .iter()
+            .any(|n| n.id == subject.id || ingredients.contains(&first_word(&n.name)))
+    });
+    for named in others {
+        for node in &named.nodes {
+            let keys: BTreeSet<String> = [key_of(&node.name), key_of(&without_salts(&node.name))]
+                .into_iter()
+                .filter(|k| !k.is_empty())
+                .collect();
+            asked.push(Asked {
+                node: node.clone(),
+                keys: keys.into_iter().collect(),
+            });
+        }
+    }
+    asked
+}
+
+/// The labelled combination products whose every ingredient the question names as a drug of
+/// its own ("serdexmethylphenidate and dexmethylphenidate" read as two drugs): the product's
+/// label states what the question asks about as much as its ingredients' labels.
+fn combinations_named(live: &Live, question: &GraphQuestion) -> Vec<Node> {
+    let named: BTreeSet<String> = question
+        .drugs
+        .iter()
+        .filter(|d| !d.is_class)
+        .flat_map(|d| d.nodes.iter().map(|n| first_word(&n.name)))
+        .collect();
+    if named.len() < 2 {
+        return Vec::new();
+    }
+    let combinations: BTreeSet<&str> = live
+        .snapshot
+        .labels()
+        .iter()
+        .map(|meta| meta.drug.name.as_str())
+        .filter(|name| {
+            let parts = first_words(&name_parts(name));
+            parts.len() >= 2 && parts.iter().all(|part| named.contains(part))
+        })
+        .collect();
+    combinations.into_iter().map(Node::drug).collect()
+}
+
+fn first_word(name: &str) -> String {
+    name.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn first_words(parts: &[String]) -> BTreeSet<String> {
+    parts
+        .iter()
+        .map(|p| first_word(p))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The ordinals of the labels whose drug is `name`.
+fn labels_of(live: &Live, name: &str) -> BTreeSet<u32> {
+    live.snapshot
+        .labels()
+        .iter()
+        .enumerate()
+        .filter(|(_, meta)| meta.drug.name == name)
+        .map(|(at, _)| at as u32)
+        .collect()
+}
+
+fn relationship(
+    subject: &Node,
+    thing: &Asked,
+    kind: RelationType,
+    section: &str,
+    evidence: EvidenceText,
+) -> AnsweredRelationship {
+    let boxed = section == "boxed_warning";
+    AnsweredRelationship {
+        drug: subject.name.clone(),
+        target: thing.node.clone(),
+        kind,
+        severity: severity(kind, boxed, &evidence.segment.text.to_lowercase()),
+        evidence: vec![evidence],
+        evidence_count: 1,
+        instruction: None,
+        path: vec![Hop {
+            from: subject.name.clone(),
+            kind: kind.as_str(),
+            to: thing.node.name.clone(),
+        }],
+    }
+}
+
+fn allergy_words() -> Vec<&'static str> {
+    ALLERGY.iter().map(String::as_str).collect()
+}
