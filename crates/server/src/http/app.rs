@@ -1,56 +1,59 @@
-//! The application: the router over every route behind the request bounds, and serving it
+//! The application: the router over every route behind the request layers, and serving it
 //! until a shutdown signal while the index generation and the limits are kept fresh.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
-use axum::middleware::from_fn_with_state;
-use axum::response::IntoResponse;
 use axum::routing::{get, post};
-use axum::Router;
 use tokio::net::TcpListener;
-use tower_http::catch_panic::CatchPanicLayer;
+use tower::ServiceBuilder;
 
+use super::bounds::BoundsLayer;
 use super::error::ApiError;
+use super::metering::RefundLayer;
 use super::metrics::Neo4jFailure;
 use super::observe::ObserveLayer;
-use super::server::{self, ConnectionBounds};
+use super::route_table::Routes;
+use super::server::{self, App, ConnectionBounds};
 use super::state::{AppState, MAX_BODY_BYTES};
-use super::{bounds, console, mcp, metering, openapi, routes};
+use super::{console, mcp, openapi, routes};
 use drugcite_engine::engine::EngineError;
 
 /// How often the server looks for a newly published index generation.
 const RELOAD_EVERY: Duration = Duration::from_secs(5);
 
-/// The routes behind the request bounds (target and header sizes, `request_timeout`), each
-/// request observed (id, metrics, access log) outside them.
-pub fn router(state: AppState, request_timeout: Duration) -> Router {
-    let observe = ObserveLayer::new(Arc::clone(&state.metrics));
+/// The routes, and around them once, outermost first: the request observed (id, metrics,
+/// access log), its bounds (target and header sizes, `request_timeout`, a panic answered as a
+/// 500), a failed keyed request's charge refunded, the body limit. The layers wrap the router
+/// as a whole rather than each route (axum's `Router::layer`), which would box every route once
+/// per layer and cost allocations on every request.
+pub fn router(state: AppState, request_timeout: Duration) -> impl App {
     let console = match state.console {
         Some(_) => console::routes(),
-        None => Router::new(),
+        None => Routes::new(),
     };
-    Router::new()
+    let routes = Routes::new()
         .route("/v1/search", post(routes::search::search))
         .route("/v1/graph", post(routes::graph::graph))
         .route("/v1/verify/quote", post(routes::quote::check_quote))
         .route("/v1/verify/{fingerprint}", get(routes::verify::verify))
         .route("/v1/labels/{set_id}", get(routes::labels::label))
-        .route_layer(from_fn_with_state(state.clone(), metering::refund_failures))
         .route("/health", get(routes::health::health))
         .route("/openapi.json", get(openapi::document))
         .merge(console)
-        .merge(mcp::routes(&state))
+        .merge(mcp::routes(&state));
+    let (router, route_table) = routes.finish(&state.metrics);
+    let router = router
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .with_state(state.clone());
+    ServiceBuilder::new()
+        .layer(ObserveLayer::new(Arc::clone(&state.metrics), route_table))
+        .layer(BoundsLayer::new(request_timeout))
+        .layer(RefundLayer::new(Arc::clone(&state.accounts)))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(CatchPanicLayer::custom(|_| {
-            ApiError::Internal("a request handler panicked".into()).into_response()
-        }))
-        .with_state(state)
-        .layer(from_fn_with_state(request_timeout, bounds::bounded))
-        .layer(observe)
+        .service(router)
 }
 
 /// `serve_with` the default bounds (see `ConnectionBounds`).

@@ -5,11 +5,11 @@
 
 use std::sync::Arc;
 
+use super::route_table::Routes;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::request::Parts;
 use axum::middleware::{from_fn_with_state, Next};
 use axum::response::Response;
-use axum::Router;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -22,7 +22,7 @@ use drugcite_accounts::scopes::Scope;
 use drugcite_accounts::{Accounts, Charge, KeyGrant};
 
 /// The `/mcp` route, keyed.
-pub fn routes(state: &AppState) -> Router<AppState> {
+pub fn routes(state: &AppState) -> Routes {
     let gate = Arc::new(KeyGate {
         accounts: Arc::clone(&state.accounts),
     });
@@ -39,9 +39,9 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    Router::new()
+    Routes::new()
         .route_service("/mcp", service)
-        .layer(from_fn_with_state(state.clone(), require_key))
+        .map_router(|router| router.layer(from_fn_with_state(state.clone(), require_key)))
 }
 
 /// Admits a request with a valid key within its rate limit, leaving the key's grant for the

@@ -16,9 +16,11 @@ mod metrics;
 mod metrics_export;
 mod observe;
 mod openapi;
+mod route_table;
 mod routes;
 mod server;
 mod state;
+mod verify_bodies;
 
 pub use app::{router, serve, serve_with};
 pub use error::{ApiError, ErrorEnvelope};

@@ -1,7 +1,8 @@
 //! The outermost request layer: gives every request an id (a sane incoming `x-request-id`, else
 //! a new one) and echoes it, counts the answer in `HttpMetrics` under its route template and
 //! writes one access-log line (method, route, status, latency, id; never a key, cookie, query
-//! or raw path). A hand-written tower service: no boxing, no lock, no map lookup per request.
+//! or raw path). Wraps the whole router once (the route is named from `RouteTable`, not from
+//! axum's per-route `MatchedPath`). A hand-written tower service: no boxing, no lock.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -10,13 +11,14 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request};
+use axum::extract::Request;
 use axum::http::{HeaderName, HeaderValue, Method};
 use axum::response::Response;
 use tower::{Layer, Service};
 
 use super::failure::Failure;
 use super::metrics::{HttpMetrics, RouteSlot, UNMATCHED_ROUTE};
+use super::route_table::RouteTable;
 
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Longest incoming request id kept; longer ones are replaced.
@@ -27,13 +29,15 @@ pub const ACCESS_LOG_TARGET: &str = "drugcite::access";
 #[derive(Clone)]
 pub struct ObserveLayer {
     metrics: Arc<HttpMetrics>,
+    routes: Arc<RouteTable>,
     ids: Arc<RequestIds>,
 }
 
 impl ObserveLayer {
-    pub fn new(metrics: Arc<HttpMetrics>) -> Self {
+    pub fn new(metrics: Arc<HttpMetrics>, routes: RouteTable) -> Self {
         Self {
             metrics,
+            routes: Arc::new(routes),
             ids: Arc::new(RequestIds::new()),
         }
     }
@@ -78,8 +82,7 @@ where
             }
         };
         let metrics = &self.layer.metrics;
-        let matched = request.extensions().get::<MatchedPath>();
-        let route = metrics.route(matched.map(MatchedPath::as_str));
+        let route = self.layer.routes.slot(request.uri().path());
         let method = request.method().clone();
         metrics.started();
         let pending = Pending {

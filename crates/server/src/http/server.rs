@@ -6,8 +6,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::convert::Infallible;
+
+use axum::body::Body;
 use axum::extract::{ConnectInfo, Request};
-use axum::Router;
+use axum::response::Response;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -15,10 +18,9 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
-use tower::ServiceExt;
+use tower::{Service, ServiceExt};
 
 use super::activity::{idle, Activity, Tracked};
-use super::bounds::HYPER_MAX_HEADERS;
 
 /// Connection and shutdown bounds of `serve`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,10 +53,29 @@ impl Default for ConnectionBounds {
 /// Pause after a failed accept (e.g. out of file descriptors) before trying again.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
+/// What `run` serves: the application as one tower service.
+pub trait App:
+    Service<Request, Response = Response, Error = Infallible, Future: Send + 'static>
+    + Clone
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<S> App for S where
+    S: Service<Request, Response = Response, Error = Infallible, Future: Send + 'static>
+        + Clone
+        + Send
+        + Sync
+        + 'static
+{
+}
+
 /// Serves `app` on `listener` until `stop` resolves, then drains within the grace period.
 pub async fn run(
     listener: TcpListener,
-    app: Router,
+    app: impl App,
     config: ConnectionBounds,
     stop: impl std::future::Future<Output = ()>,
 ) {
@@ -110,29 +131,29 @@ async fn drain(mut connections: JoinSet<()>, closing: watch::Sender<bool>, grace
     }
 }
 
-struct Connection {
-    app: Router,
+struct Connection<A> {
+    app: A,
     config: ConnectionBounds,
     closing: watch::Receiver<bool>,
     _permit: OwnedSemaphorePermit,
 }
 
-impl Connection {
+impl<A: App> Connection<A> {
     async fn serve(mut self, stream: TcpStream, peer: SocketAddr) {
         let activity = Activity::new();
         let io = TokioIo::new(Tracked::new(stream, Arc::clone(&activity)));
         let app = self
             .app
             .clone()
-            .map_request(move |mut request: Request<Incoming>| {
+            .map_request(move |request: Request<Incoming>| {
+                let mut request = request.map(Body::new);
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request
             });
         let mut builder = http1::Builder::new();
         builder
             .timer(TokioTimer::new())
-            .header_read_timeout(self.config.header_timeout)
-            .max_headers(HYPER_MAX_HEADERS);
+            .header_read_timeout(self.config.header_timeout);
         let connection = builder.serve_connection(io, TowerToHyperService::new(app));
         tokio::pin!(connection);
         let quiet = idle(activity, self.config.idle_timeout);

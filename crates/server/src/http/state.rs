@@ -11,6 +11,7 @@ use axum::Router;
 use super::limits::{RateLimitConfig, RateLimits, DEFAULT_AUTH_FAILURES_PER_MINUTE};
 use super::metrics::HttpMetrics;
 use super::metrics_export;
+use super::verify_bodies::VerifiedBodies;
 use crate::mail::Mailer;
 use drugcite_accounts::{Accounts, Credit};
 use drugcite_engine::engine::Engine;
@@ -41,6 +42,8 @@ pub struct Shared {
     /// The web console's settings when it is served.
     pub(super) console: Option<ConsoleSettings>,
     pub(super) metrics: Arc<HttpMetrics>,
+    /// Verified answers as written, reused while the verifier serves the same segment.
+    pub(super) verified_bodies: VerifiedBodies,
 }
 
 impl Deref for AppState {
@@ -60,6 +63,7 @@ impl AppState {
             limit_config: limits,
             console: None,
             metrics: Arc::new(HttpMetrics::default()),
+            verified_bodies: VerifiedBodies::default(),
         }))
     }
 

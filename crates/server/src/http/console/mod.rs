@@ -18,16 +18,15 @@ use axum::http::{header, HeaderValue};
 use axum::middleware::map_response;
 use axum::response::Response;
 use axum::routing::{get, post};
-use axum::Router;
 
-use super::state::AppState;
+use super::route_table::Routes;
 
 /// Everything a console page may load comes from drugcite itself; no inline script or style.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
      img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
+pub fn routes() -> Routes {
+    Routes::new()
         .route("/console", get(pages::home))
         .route(
             "/console/signup",
@@ -58,7 +57,7 @@ pub fn routes() -> Router<AppState> {
         .route("/console/static/{file}", get(assets::asset))
         .route("/console/docs/{page}", get(assets::docs))
         .route("/favicon.ico", get(assets::favicon))
-        .layer(map_response(security_headers))
+        .map_router(|router| router.layer(map_response(security_headers)))
 }
 
 async fn security_headers(mut response: Response) -> Response {

@@ -2,12 +2,14 @@
 //! source, and the label version it comes from (current, superseded or withdrawn); a near miss
 //! → not verified, with the Hamming distance; else `detail: Not Found`.
 
+use std::sync::Arc;
+
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::response::Response;
 use serde::Serialize;
 
-use super::wire::{blocking, sized_json, Envelope, LabelSegment, Source};
+use super::wire::{blocking, json_response, sized_json_bytes, Envelope, LabelSegment, Source};
 use crate::http::access::{Access, VerifyAccess};
 use crate::http::{ApiError, AppState};
 use drugcite_core::domain::{Fingerprint, InvalidInput};
@@ -106,14 +108,40 @@ pub async fn verify(
     State(state): State<AppState>,
     FingerprintParam(fingerprint): FingerprintParam,
 ) -> Result<Response, ApiError> {
-    let verification = match state.engine.verifier.cached(fingerprint) {
+    let cached = state.engine.verifier.cached(fingerprint);
+    if let Some(body) = cached
+        .as_ref()
+        .and_then(|segment| state.verified_bodies.get(fingerprint, segment))
+    {
+        return Ok(json_response(body));
+    }
+    let verification = match cached {
         Some(segment) => Verification::Verified(segment),
         None => {
             let engine = state.engine.clone();
             blocking(move || engine.verifier.verify(fingerprint)).await?
         }
     };
-    let data = match verification {
+    let written_from = match &verification {
+        Verification::Verified(segment) => Some(Arc::clone(segment)),
+        _ => None,
+    };
+    let data = answer(fingerprint, verification);
+    let text = match &data {
+        VerifyData::Found(found) => found.text.as_ref().map_or(0, String::len),
+        VerifyData::NotFound(_) => 0,
+    };
+    let body = sized_json_bytes(&Envelope::ok(data), text + BODY_BESIDE_TEXT)?;
+    if let Some(segment) = written_from {
+        state
+            .verified_bodies
+            .keep(fingerprint, segment, body.clone());
+    }
+    Ok(json_response(body))
+}
+
+fn answer(fingerprint: Fingerprint, verification: Verification) -> VerifyData {
+    match verification {
         Verification::Verified(segment) => {
             let view = LabelSegment::from(segment.as_ref());
             VerifyData::Found(Box::new(VerifyFound {
@@ -140,12 +168,7 @@ pub async fn verify(
             )),
         })),
         Verification::NotFound => VerifyData::NotFound(VerifyNotFound { detail: "Not Found" }),
-    };
-    let text = match &data {
-        VerifyData::Found(found) => found.text.as_ref().map_or(0, String::len),
-        VerifyData::NotFound(_) => 0,
-    };
-    sized_json(&Envelope::ok(data), text + BODY_BESIDE_TEXT)
+    }
 }
 
 /// Room for everything of a verify answer but the text (the drug's names and NDCs, the

@@ -2,6 +2,7 @@
 //! drug and source, the other labels holding a text) and how an answer leaves: sized JSON, and
 //! engine work run off the async threads. Shapes only; no route logic.
 
+use axum::body::Bytes;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -101,15 +102,20 @@ impl AlsoIn {
 
 /// A JSON answer serialised into a buffer of `capacity` bytes from the start: axum's `Json`
 /// starts at 128 bytes and doubles, copying a verify answer (~1.7 KB) four times on the way.
-pub fn sized_json<T: Serialize>(
+pub fn sized_json_bytes<T: Serialize>(
     value: &T,
     capacity: usize,
-) -> Result<Response, crate::http::ApiError> {
+) -> Result<Bytes, crate::http::ApiError> {
     let mut body = Vec::with_capacity(capacity);
     serde_json::to_writer(&mut body, value)
         .map_err(|e| crate::http::ApiError::Internal(format!("encoding the answer: {e}")))?;
+    Ok(Bytes::from(body))
+}
+
+/// A JSON body already written.
+pub fn json_response(body: Bytes) -> Response {
     let json = HeaderValue::from_static("application/json");
-    Ok(([(header::CONTENT_TYPE, json)], body).into_response())
+    ([(header::CONTENT_TYPE, json)], body).into_response()
 }
 
 /// Runs blocking engine work on the blocking pool; a panic there is an internal error.
