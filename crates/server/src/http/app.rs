@@ -7,11 +7,12 @@ use std::time::Duration;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use tokio::net::TcpListener;
+use tower::layer::layer_fn;
 use tower::ServiceBuilder;
 
-use super::bounds::BoundsLayer;
+use super::bounds::Bounded;
 use super::error::ApiError;
-use super::metering::RefundLayer;
+use super::metering::RefundFailures;
 use super::metrics::Neo4jFailure;
 use super::observe::ObserveLayer;
 use super::route_table::Routes;
@@ -50,8 +51,10 @@ pub fn router(state: AppState, request_timeout: Duration) -> impl App {
         .with_state(state.clone());
     ServiceBuilder::new()
         .layer(ObserveLayer::new(Arc::clone(&state.metrics), route_table))
-        .layer(BoundsLayer::new(request_timeout))
-        .layer(RefundLayer::new(Arc::clone(&state.accounts)))
+        .layer(layer_fn(move |inner| Bounded::new(inner, request_timeout)))
+        .layer(layer_fn(|inner| {
+            RefundFailures::new(inner, Arc::clone(&state.accounts))
+        }))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .service(router)
 }

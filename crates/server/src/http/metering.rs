@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 
 use axum::extract::Request;
 use axum::response::Response;
-use tower::{Layer, Service};
+use tower::Service;
 
 use drugcite_accounts::{Accounts, Charge, KeyGrant};
 
@@ -33,31 +33,15 @@ impl ChargeSlot {
 
 /// Gives back the charge of a keyed request whose answer is not a success.
 #[derive(Clone)]
-pub struct RefundLayer {
-    accounts: Arc<Accounts>,
-}
-
-impl RefundLayer {
-    pub fn new(accounts: Arc<Accounts>) -> Self {
-        Self { accounts }
-    }
-}
-
-impl<S> Layer<S> for RefundLayer {
-    type Service = RefundFailures<S>;
-
-    fn layer(&self, inner: S) -> RefundFailures<S> {
-        RefundFailures {
-            inner,
-            accounts: Arc::clone(&self.accounts),
-        }
-    }
-}
-
-#[derive(Clone)]
 pub struct RefundFailures<S> {
     inner: S,
     accounts: Arc<Accounts>,
+}
+
+impl<S> RefundFailures<S> {
+    pub fn new(inner: S, accounts: Arc<Accounts>) -> Self {
+        Self { inner, accounts }
+    }
 }
 
 impl<S> Service<Request> for RefundFailures<S>
