@@ -4,8 +4,9 @@
 //! letters, with the README's aliases), and any `text_any` regex matches its text.
 //! Scores over the top 10: nDCG@10 (binary gains; ideal = the same hits moved to the top),
 //! MRR@10, P@5, S@1. The fixed split into the part ranking parameters are fitted on and
-//! the held-out part they are never fitted on. Pure scoring; fetching results is the caller's
-//! business.
+//! the held-out part they are never fitted on. A question may name the `voice` it is asked in
+//! (patient, agent, clinician); means are kept per voice as well as per kind. Pure scoring;
+//! fetching results is the caller's business.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -18,6 +19,8 @@ struct RawQuestion {
     kind: String,
     question: String,
     relevant: Vec<RawRule>,
+    #[serde(default)]
+    voice: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -33,6 +36,8 @@ pub struct EvalQuestion {
     pub id: String,
     pub kind: String,
     pub question: String,
+    /// Who asks, when the file says (e.g. patient, agent, clinician).
+    pub voice: Option<String>,
     rules: Vec<Rule>,
 }
 
@@ -85,6 +90,7 @@ pub fn parse_question(line: &str) -> Result<EvalQuestion, String> {
         id: raw.id,
         kind: raw.kind,
         question: raw.question,
+        voice: raw.voice,
         rules,
     })
 }
@@ -208,35 +214,45 @@ pub fn score(relevant: &[bool]) -> Scores {
     }
 }
 
-/// Mean scores overall and per kind.
+/// Mean scores overall, per kind and per voice.
 #[derive(Default)]
 pub struct Summary {
     per_kind: BTreeMap<String, (usize, Scores)>,
+    per_voice: BTreeMap<String, (usize, Scores)>,
+}
+
+/// Adds one question's scores to a running (count, sums) pair.
+fn accumulate(entry: &mut (usize, Scores), scores: Scores) {
+    entry.0 += 1;
+    entry.1.ndcg10 += scores.ndcg10;
+    entry.1.mrr10 += scores.mrr10;
+    entry.1.p5 += scores.p5;
+    entry.1.s1 += scores.s1;
+}
+
+fn mean((n, s): &(usize, Scores)) -> Scores {
+    let n = *n as f64;
+    Scores {
+        ndcg10: s.ndcg10 / n,
+        mrr10: s.mrr10 / n,
+        p5: s.p5 / n,
+        s1: s.s1 / n,
+    }
 }
 
 impl Summary {
-    pub fn add(&mut self, kind: &str, scores: Scores) {
+    /// Adds one question; a question without a voice counts in no voice's mean.
+    pub fn add(&mut self, kind: &str, voice: Option<&str>, scores: Scores) {
         for key in [kind, "ALL"] {
-            let entry = self.per_kind.entry(key.to_owned()).or_default();
-            entry.0 += 1;
-            entry.1.ndcg10 += scores.ndcg10;
-            entry.1.mrr10 += scores.mrr10;
-            entry.1.p5 += scores.p5;
-            entry.1.s1 += scores.s1;
+            accumulate(self.per_kind.entry(key.to_owned()).or_default(), scores);
+        }
+        if let Some(voice) = voice {
+            accumulate(self.per_voice.entry(voice.to_owned()).or_default(), scores);
         }
     }
 
     /// (kind, questions, mean scores), kinds alphabetically, then ALL.
     pub fn rows(&self) -> Vec<(String, usize, Scores)> {
-        let mean = |(n, s): &(usize, Scores)| {
-            let n = *n as f64;
-            Scores {
-                ndcg10: s.ndcg10 / n,
-                mrr10: s.mrr10 / n,
-                p5: s.p5 / n,
-                s1: s.s1 / n,
-            }
-        };
         let mut rows: Vec<_> = self
             .per_kind
             .iter()
@@ -247,6 +263,14 @@ impl Summary {
             rows.push(("ALL".into(), all.0, mean(all)));
         }
         rows
+    }
+
+    /// (voice, questions, mean scores), voices alphabetically; empty when no question had one.
+    pub fn voice_rows(&self) -> Vec<(String, usize, Scores)> {
+        self.per_voice
+            .iter()
+            .map(|(v, entry)| (v.clone(), entry.0, mean(entry)))
+            .collect()
     }
 }
 
@@ -311,6 +335,42 @@ mod tests {
             "order of the file does not matter"
         );
         assert!(Part::Fit.includes(&held, "c0") && !Part::Held.includes(&held, "c0"));
+    }
+
+    #[test]
+    fn means_per_kind_and_per_voice() {
+        let with_voice = LINE.replace(
+            r#""kind":"interaction","#,
+            r#""kind":"interaction","voice":"patient","#,
+        );
+        assert_eq!(
+            parse_question(&with_voice).unwrap().voice.as_deref(),
+            Some("patient")
+        );
+        assert_eq!(
+            parse_question(LINE).unwrap().voice,
+            None,
+            "voice is optional"
+        );
+        let hit = score(&[true]);
+        let miss = score(&[false]);
+        let mut summary = Summary::default();
+        summary.add("adverse", Some("patient"), hit);
+        summary.add("adverse", Some("patient"), miss);
+        summary.add("renal", Some("clinician"), hit);
+        summary.add("renal", None, miss);
+        let voices = summary.voice_rows();
+        let names: Vec<&str> = voices.iter().map(|(v, _, _)| v.as_str()).collect();
+        assert_eq!(names, ["clinician", "patient"]);
+        assert_eq!((voices[1].1, voices[1].2.s1), (2, 0.5));
+        assert_eq!((voices[0].1, voices[0].2.ndcg10), (1, 1.0));
+        let all = summary.rows().pop().unwrap();
+        assert_eq!(
+            (all.0.as_str(), all.1),
+            ("ALL", 4),
+            "a question without a voice still counts"
+        );
+        assert_eq!(all.2.s1, 0.5);
     }
 
     #[test]

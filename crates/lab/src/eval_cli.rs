@@ -115,7 +115,7 @@ pub fn evaluate(
                 question.id, question.kind, scores.ndcg10, scores.s1, question.question
             );
         }
-        summary.add(&question.kind, scores);
+        summary.add(&question.kind, question.voice.as_deref(), scores);
     }
     println!(
         "{:<18} {:>3} {:>8} {:>8} {:>6} {:>6}",
@@ -126,6 +126,19 @@ pub fn evaluate(
             "{kind:<18} {n:>3} {:>8.3} {:>8.3} {:>6.3} {:>6.3}",
             s.ndcg10, s.mrr10, s.p5, s.s1
         );
+    }
+    let voices = summary.voice_rows();
+    if !voices.is_empty() {
+        println!(
+            "\n{:<18} {:>3} {:>8} {:>8} {:>6} {:>6}",
+            "voice", "n", "nDCG@10", "MRR@10", "P@5", "S@1"
+        );
+        for (voice, n, s) in voices {
+            println!(
+                "{voice:<18} {n:>3} {:>8.3} {:>8.3} {:>6.3} {:>6.3}",
+                s.ndcg10, s.mrr10, s.p5, s.s1
+            );
+        }
     }
     Ok(())
 }
