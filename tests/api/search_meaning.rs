@@ -1,6 +1,7 @@
 //! A medicine named by a condition in lay words whose Indications text shares no word with it
 //! ("overactive thyroid" for hyperthyroidism) is found by the opening vectors ingest stores
-//! for Indications texts, beside the labels BM25 finds; a medicine named by what it is for
+//! for Indications texts and for patient sections' answers to "What is (drug)?" ("eczema"),
+//! beside the labels BM25 finds; a medicine named by what it is for
 //! ("drug for …", "what treats …", "drugs for …", "treatment options for …") is answered from
 //! the Indications of the labels for it; a condition no Indications text words as the question
 //! does is found by the labels' wording.
@@ -156,6 +157,34 @@ fn a_condition_in_lay_words_finds_the_label_indicated_for_it_by_meaning() {
     assert!(
         !with_meaning.iter().any(|n| n == "atorvastatin calcium"),
         "{with_meaning:?}"
+    );
+}
+
+#[test]
+fn a_patient_sections_answer_to_what_the_drug_is_matches_everyday_words() {
+    let dir = embedded_index_of(&[
+        "crisaborole",
+        "fluocinolone acetonide, hydroquinone, and tretinoin",
+        "atorvastatin calcium",
+    ]);
+    let embedder = embedder();
+    let live = open_embedded(&dir.path().join("data")).current();
+    let openings = live.openings.as_ref().expect("opening vectors were stored");
+    let eczema = embedder.embed(&["eczema"]).unwrap().remove(0);
+    let crisaborole_by_section = |section: &str| {
+        let nearest = openings.nearest(&eczema, 50);
+        nearest.into_iter().find_map(|(text, similarity)| {
+            let (_, info) = live.copies.of(text, &live.catalog).next()?;
+            let name = &live.snapshot.labels()[info.label as usize].drug.name;
+            (name == "crisaborole" && &*info.section_key == section).then_some(similarity)
+        })
+    };
+    let answer = crisaborole_by_section("spl_patient_package_insert");
+    let indications = crisaborole_by_section("indications_and_usage");
+    assert!(
+        answer.unwrap() > indications.unwrap(),
+        "its Patient Information says it treats eczema, its Indications atopic dermatitis: \
+         {answer:?} vs {indications:?}"
     );
 }
 

@@ -1,4 +1,5 @@
-//! Which texts also get the transformer's vector of their opening words, and the row key that
+//! Which texts also get the transformer's vector of their opening words — an Indications
+//! text's first words, a patient section's answer to "What is (drug)?" — and the row key that
 //! vector is stored under in `vectors.bin` beside the text's own (distilled) row. Definitions
 //! only: ingest computes these vectors, search reads them; neither ranks with them here.
 
@@ -11,8 +12,22 @@ use drugcite_core::domain::TextHash;
 /// in its first words, and a condition named in lay words ("overactive thyroid") matches it
 /// by meaning where BM25 and the distilled table, a bag of token vectors, cannot (role
 /// `opening` of `tables/search/section-roles.tsv`).
-pub static OPENING_SECTIONS: LazyLock<Vec<&'static str>> =
+static FIRST_WORDS_SECTIONS: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| tables::sections_with_role("opening"));
+
+/// Sections written for patients whose answer to "What is (drug)?" says in everyday words
+/// what the drug is and treats ("LYRICA is a prescription medicine used to treat pain from
+/// damaged nerves"), matched as an Indications opening is (role `self_description`).
+static SELF_DESCRIPTION_SECTIONS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| tables::sections_with_role("self_description"));
+
+/// Every section some of whose texts get an opening vector.
+pub static OPENING_SECTIONS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let both = FIRST_WORDS_SECTIONS
+        .iter()
+        .chain(SELF_DESCRIPTION_SECTIONS.iter());
+    both.copied().collect()
+});
 
 /// Words of a text that make its opening (Indications name their conditions first; fewer
 /// tokens keep the transformer's cost at ingest low; `opening_words`).
@@ -27,12 +42,59 @@ pub fn opening_key(text: TextHash) -> TextHash {
     TextHash::of(&format!("{OPENING_TAG}:{text}"))
 }
 
-/// The opening words of `text`, joined by single spaces.
-pub fn opening_of(text: &str) -> String {
+/// The words of `text`, met in section `section_key`, embedded as its opening, joined by
+/// single spaces: an Indications text's first words; a patient section's answer to "What is
+/// (drug)?" when the text holds one; `None` for any other text.
+pub fn opening_of(section_key: &str, text: &str) -> Option<String> {
+    if FIRST_WORDS_SECTIONS.contains(&section_key) {
+        Some(first_words(text))
+    } else if SELF_DESCRIPTION_SECTIONS.contains(&section_key) {
+        self_description(text).map(first_words)
+    } else {
+        None
+    }
+}
+
+/// The first `OPENING_WORDS` words of `text`, joined by single spaces.
+fn first_words(text: &str) -> String {
     text.split_whitespace()
         .take(*OPENING_WORDS)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The text after the first "What is NAME?" (or "What are NAME?") of `text` whose answer
+/// starts with NAME's first word ("What is EUCRISA? EUCRISA is a prescription medicine used
+/// on the skin to treat…"): "What is the most important information I should know about
+/// EUCRISA?" is answered otherwise and is passed over.
+fn self_description(text: &str) -> Option<&str> {
+    const ASKS: [&str; 2] = ["What is ", "What are "];
+    let asked = ASKS.iter().flat_map(|ask| {
+        text.match_indices(ask)
+            .map(move |(at, _)| &text[at + ask.len()..])
+    });
+    asked.into_iter().find_map(|rest| {
+        let (name, answer) = rest.split_once('?')?;
+        let answer = answer.trim_start();
+        let first = |words: &str| words.split_whitespace().next().map(bare_word);
+        let named = first(name)?;
+        (name.split_whitespace().count() <= MAX_NAME_WORDS
+            && !named.is_empty()
+            && first(answer) == Some(named))
+        .then_some(answer)
+    })
+}
+
+/// Words a drug's name takes in "What is NAME?" at most ("What is Dexlansoprazole
+/// delayed-release capsules?"): longer questions ask something else.
+const MAX_NAME_WORDS: usize = 8;
+
+/// `word` lowercased without the marks around or after it ("EUCRISA®" → "eucrisa").
+fn bare_word(word: &str) -> String {
+    word.chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-')
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 #[cfg(test)]
@@ -45,7 +107,34 @@ mod tests {
         assert_ne!(opening_key(text), text);
         assert_eq!(opening_key(text), opening_key(text));
         let long = "word ".repeat(*OPENING_WORDS + 5);
-        assert_eq!(opening_of(&long).split(' ').count(), *OPENING_WORDS);
-        assert_eq!(opening_of(" a  b\nc "), "a b c");
+        let indications = |text| opening_of("indications_and_usage", text);
+        assert_eq!(
+            indications(&long).unwrap().split(' ').count(),
+            *OPENING_WORDS
+        );
+        assert_eq!(indications(" a  b\nc ").as_deref(), Some("a b c"));
+        assert_eq!(
+            opening_of("adverse_reactions", "What is X? X is a pill."),
+            None
+        );
+    }
+
+    #[test]
+    fn a_patient_section_opens_with_its_answer_to_what_the_drug_is() {
+        let guide = "What is the most important information I should know about EUCRISA? \
+            EUCRISA may cause allergic reactions. What is EUCRISA®? EUCRISA is a prescription \
+            medicine used on the skin to treat eczema. Who should not use EUCRISA?";
+        assert_eq!(
+            opening_of("spl_medguide", guide).as_deref(),
+            Some("EUCRISA is a prescription medicine used on the skin to treat eczema. Who should not use EUCRISA?")
+        );
+        let plural = "What are Carvedilol capsules? Carvedilol capsules are a beta-blocker.";
+        assert_eq!(
+            opening_of("spl_patient_package_insert", plural).as_deref(),
+            Some("Carvedilol capsules are a beta-blocker.")
+        );
+        let unanswered = "What is the most important information I should know about X? Call.";
+        assert_eq!(opening_of("spl_medguide", unanswered), None);
+        assert_eq!(opening_of("spl_medguide", "Take X with food."), None);
     }
 }

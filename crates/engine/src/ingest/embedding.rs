@@ -1,13 +1,13 @@
 //! The embedding stage of ingest: every distinct segment text gets one vector, however many
 //! labels repeat it — reused by text hash from the live generation when it has one, else
-//! computed by the passage encoder. A text of a section in `OPENING_SECTIONS` also gets the
-//! transformer's vector of its opening words, under its own row key (`embed::openings`). Texts
-//! wait in buffers that are embedded together.
+//! computed by the passage encoder. A text with an opening (`embed::openings`: an Indications
+//! text's first words, a patient section's "What is (drug)?" answer) also gets the transformer's
+//! vector of it, under its own row key. Texts wait in buffers that are embedded together.
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use crate::embed::openings::{opening_key, opening_of, OPENING_SECTIONS};
+use crate::embed::openings::{opening_key, opening_of};
 use crate::embed::{EmbedError, Embedder};
 use drugcite_core::domain::TextHash;
 use drugcite_store::{IndexBuilder, StoreError, VectorCache};
@@ -84,13 +84,13 @@ impl<'e> EmbeddingStage<'e> {
         section_key: &str,
     ) -> Result<(), StageError> {
         let key = TextHash::of(text);
-        if OPENING_SECTIONS.contains(&section_key) {
+        if let Some(words) = opening_of(section_key, text) {
             let opening = opening_key(key);
             if self.seen.insert(opening) {
                 if self.reused(builder, opening)? {
                     self.counts.openings_reused += 1;
                 } else {
-                    self.pending_openings.push((opening, opening_of(text)));
+                    self.pending_openings.push((opening, words));
                 }
             }
         }

@@ -324,7 +324,7 @@ impl fmt::Display for IngestReport {
             )?;
             writeln!(
                 f,
-                "opening vectors:   {} computed in {:.1} s, {} reused (Indications texts, by the transformer)",
+                "opening vectors:   {} computed in {:.1} s, {} reused (Indications texts and patient sections' \"What is\" answers, by the transformer)",
                 self.openings_computed, self.openings_seconds, self.openings_reused
             )?;
         }

@@ -3,8 +3,8 @@
 //! for drugs in general, names what they are for), the condition its words name
 //! (`understanding::medicine_condition`) selects the labels indicated for it — by BM25 over
 //! Indications and Usage sections, and by meaning: the nearest opening vectors of those sections
-//! (`openings.rs`) — given by the routes the noun implies (a shot is injected, a pill
-//! swallowed); BM25's labels count only when one of them is also near in meaning. They then
+//! and of the patient sections' answers to "What is (drug)?" (`openings.rs`) — given by the
+//! routes the noun implies (a shot is injected, a pill swallowed); BM25's labels count only when one of them is also near in meaning. They then
 //! stand as the question's subject, and a question asking nothing else asks for their
 //! Indications; named after a joining word beside a subject ("azathioprine with gout
 //! medicine"), they are its partners. Reads the index; never ranks.
@@ -41,8 +41,9 @@ const MAX_LABELS: usize = 150;
 /// ("pain medicine") name no particular partner (`indicated_max_partner_labels`).
 static MAX_PARTNER_LABELS: LazyLock<usize> =
     LazyLock::new(|| tables::threshold("indicated_max_partner_labels") as usize);
-/// A label is indicated by meaning when the opening of one of its Indications texts is at
-/// least this similar to the condition (unit vectors; unrelated openings score about 0.1–0.3)…
+/// A label is indicated by meaning when one of its openings (an Indications text's, a patient
+/// section's self-description) is at least this similar to the condition (unit vectors;
+/// unrelated openings score about 0.1–0.3)…
 static MEANING_FLOOR: LazyLock<f32> =
     LazyLock::new(|| tables::threshold("indicated_meaning_floor") as f32);
 /// …and within this margin of the most similar opening.
@@ -213,17 +214,50 @@ fn labels_indicated_for(
         _ => Vec::new(),
     };
     let near = near_in_meaning(live, &by_meaning);
-    let mut labels = corroborated(indicated_labels(live, &condition, routes)?, near.as_ref());
+    let by_words = corroborated(indicated_labels(live, &condition, routes)?, near.as_ref());
+    let mut labels = by_words.clone();
     labels.extend(labels_by_meaning(live, &by_meaning, routes));
     if labels.is_empty() {
         let worded = indicated_by_label_wording(live, phrase, routes)?;
         labels = corroborated(worded, near.as_ref());
     }
+    trace_indicated(live, phrase, &by_words, &by_meaning, &labels);
     Ok(labels)
 }
 
-/// The labels with an Indications text among `nearest` (the `TEXTS` openings most similar to
-/// the condition); `None` without them (no model or no opening vectors).
+/// Logs (at debug) which labels a condition selected and why: the diagnosis of a question
+/// whose described drug comes back wrong.
+fn trace_indicated(
+    live: &Live,
+    phrase: &str,
+    by_words: &BTreeSet<u32>,
+    by_meaning: &[(TextHash, f32)],
+    labels: &BTreeSet<u32>,
+) {
+    if !tracing::enabled!(tracing::Level::DEBUG) {
+        return;
+    }
+    let name = |label: &u32| live.snapshot.labels()[*label as usize].drug.name.clone();
+    let nearest: Vec<_> = by_meaning
+        .iter()
+        .take(8)
+        .map(|(text, similarity)| {
+            let label = live.copies.of(*text, &live.catalog).next();
+            (label.map(|(_, info)| name(&info.label)), *similarity)
+        })
+        .collect();
+    tracing::debug!(
+        phrase,
+        by_words = ?by_words.iter().map(name).collect::<Vec<_>>(),
+        ?nearest,
+        labels = ?labels.iter().map(name).collect::<Vec<_>>(),
+        "labels indicated for a medicine's condition"
+    );
+}
+
+/// The labels with an opening among `nearest` (the `TEXTS` openings most similar to the
+/// condition: Indications texts and patient self-descriptions); `None` without them (no model
+/// or no opening vectors).
 fn near_in_meaning(live: &Live, nearest: &[(TextHash, f32)]) -> Option<BTreeSet<u32>> {
     let labels = nearest
         .iter()

@@ -18,7 +18,7 @@ pub const SECTION_DESCRIPTIONS: TableSource = drugcite_core::table_source!(
     &["sections", "description", "source"]
 );
 
-/// What search does with some sections: effects, openings, the Indications.
+/// What search does with some sections: effects, openings, self-descriptions, the Indications.
 pub const SECTION_ROLES: TableSource = drugcite_core::table_source!(
     "crates/engine/tables/search/section-roles.tsv",
     &["section", "role", "source"]
@@ -28,7 +28,7 @@ pub const SECTION_ROLES: TableSource = drugcite_core::table_source!(
 pub const ALL: &[&TableSource] = &[&THRESHOLDS, &SECTION_DESCRIPTIONS, &SECTION_ROLES];
 
 /// The roles a section may have in `SECTION_ROLES`.
-const ROLES: &[&str] = &["effects", "opening", "indications"];
+const ROLES: &[&str] = &["effects", "opening", "self_description", "indications"];
 
 /// A threshold of `tables/search/thresholds.tsv`.
 pub(crate) fn threshold(name: &str) -> f64 {
