@@ -5,6 +5,7 @@
 #   xml  — the unpacked directory of SPL XML files
 #   zip  — the same documents packed as DailyMed ships them: one zip per label (XML and an
 #          image) inside one zip of zips
+#   tar  — the .tar.xz archive itself, streamed (never unpacked)
 # and prints labels read/indexed, segments, skipped by reason, unknown section codes and
 # seconds for each. Usage: scripts/bench-spl.sh [DRUGCITE_BINARY [extra ingest args…]]
 # (default target/release/drugcite; extra args go to `drugcite ingest`, e.g. `--vocab DIR`).
@@ -48,3 +49,4 @@ run() {
 }
 run xml "$work/xml" "$@"
 run zip "$work/dm_spl_release.zip" "$@"
+run tar "$archive" "$@"

@@ -1,13 +1,15 @@
 #!/usr/bin/env sh
-# The drugcite container of docker-compose.yml: ingests the mounted corpus into the data volume
+# The drugcite container of docker-compose.yml: ingests the mounted default corpus (openFDA's
+# labels and the common drugs' DailyMed labels, as scripts/run.sh does) into the data volume
 # and Neo4j the first time, syncs the live index into Neo4j on later starts (idempotent: an
 # emptied or new Neo4j gets the graph again), makes an API key once, then serves from Neo4j.
 set -eu
 
 corpus="${DRUGCITE_SHARED_DATA:-/shared/data}/labels/openfda-labels.jsonl.gz"
+common="${DRUGCITE_SHARED_DATA:-/shared/data}/labels/dailymed-spl-common.tar.xz"
 vocab="${DRUGCITE_SHARED_DATA:-/shared/data}/vocab"
 if [ ! -f "$DRUGCITE_DATA_DIR/CURRENT" ]; then
-  drugcite ingest --vocab "$vocab" "$corpus"
+  drugcite ingest --vocab "$vocab" "$corpus" "$common"
 else
   drugcite sync-neo4j
 fi

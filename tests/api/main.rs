@@ -7,6 +7,7 @@ mod bolt;
 mod catalog;
 mod cli;
 mod columns;
+mod common_labels;
 mod config;
 mod connections;
 mod console;

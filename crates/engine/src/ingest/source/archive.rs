@@ -1,85 +1,71 @@
 //! Zip inputs: openFDA's bulk files, DailyMed's zip per label (the SPL XML and its images)
-//! and zips of such zips, read entry by entry. Only an inner zip is held in memory (one
-//! label's, a few MB); a corrupt entry is a skipped record, the outer file's failure an error.
+//! and zips of such zips, their members handed on one by one to be read by kind (`member.rs`).
+//! A zip whose directory cannot be read is the caller's to judge; a member never stops the rest.
 
-use std::io::{Cursor, Read, Seek};
+use std::fs::File;
+use std::io::{Read, Seek, Write};
 use std::path::PathBuf;
 
-use super::record::{RawRecord, Sink};
-use super::stream::{decompress, format_of, read_stream, Format};
-use super::xml::spl_record;
+use super::record::{Container, Member, MemberSink};
 use crate::ingest::error::IngestError;
 
-/// How deep zips inside zips are opened (DailyMed ships a zip of per-label zips).
-pub const ZIP_NESTING: usize = 2;
-
-/// Reads the supported entries of a zip: JSON, JSON Lines and SPL XML, and zips inside it up
-/// to `depth` levels. Other entries (a label's images, READMEs) are passed over. An XML entry
-/// or inner zip that cannot be decompressed or opened is a skipped record, never fatal.
-pub fn read_zip<R: Read + Seek>(
+/// Hands every file of a zip to `each`, in the zip's order (folders are passed over).
+pub fn zip_members<R: Read + Seek>(
     label: &str,
     mut archive: zip::ZipArchive<R>,
-    depth: usize,
-    sink: &mut Sink,
+    each: &mut MemberSink,
 ) -> Result<(), IngestError> {
     for index in 0..archive.len() {
-        let entry = archive.by_index(index).map_err(|e| IngestError::Input {
+        let mut entry = archive.by_index(index).map_err(|e| IngestError::Input {
             path: label.to_owned(),
             reason: e.to_string(),
         })?;
-        let entry_path = PathBuf::from(entry.name());
-        let position = format!("{label}!{}", entry.name());
-        match format_of(&entry_path) {
-            Some(format @ (Format::Json | Format::JsonLines)) => {
-                read_stream(&position, format, decompress(&entry_path, entry), sink)?
-            }
-            Some(Format::Xml) => match read_entry(decompress(&entry_path, entry)) {
-                Ok(bytes) => sink(spl_record(&position, &bytes))?,
-                Err(reason) => sink(RawRecord::unreadable_entry(position, reason))?,
-            },
-            Some(Format::Zip) if depth > 0 => {
-                let inner = read_entry(entry).and_then(|bytes| {
-                    zip::ZipArchive::new(Cursor::new(bytes))
-                        .map_err(|e| format!("unreadable zip: {e}"))
-                });
-                match inner {
-                    Ok(inner) => read_zip(&position, inner, depth - 1, sink)?,
-                    Err(reason) => sink(RawRecord::unreadable_entry(position, reason))?,
-                }
-            }
-            _ => {}
+        if entry.is_dir() {
+            continue;
         }
+        let name = PathBuf::from(entry.name());
+        each(Member {
+            position: format!("{label}!{}", entry.name()),
+            name,
+            container: Container::Zip,
+            reader: &mut entry,
+        })?;
     }
     Ok(())
 }
 
-/// The whole decompressed content of a zip entry (an SPL document or a per-label zip: a few
-/// MB at most), or why it could not be read.
-fn read_entry(mut entry: impl Read) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    entry
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("unreadable zip entry: {e}"))?;
-    Ok(bytes)
+/// Opens a zip that is itself a member of an archive: its bytes are copied to an anonymous
+/// temporary file (a zip is read from its end; memory stays flat whatever its size). `Ok(Err)`
+/// when the member cannot be read or is no zip (a skipped record); `Err` when the temporary
+/// file cannot be written.
+pub fn open_inner_zip(
+    position: &str,
+    member: &mut dyn Read,
+) -> Result<Result<zip::ZipArchive<File>, String>, IngestError> {
+    let spill_failed = |e: std::io::Error| IngestError::Input {
+        path: position.to_owned(),
+        reason: format!("cannot copy the zip to a temporary file: {e}"),
+    };
+    let mut file = tempfile::tempfile().map_err(spill_failed)?;
+    let mut buffer = vec![0; 1 << 16];
+    loop {
+        let n = match member.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Ok(Err(format!("unreadable zip: {e}"))),
+        };
+        file.write_all(&buffer[..n]).map_err(spill_failed)?;
+    }
+    file.rewind().map_err(spill_failed)?;
+    Ok(zip::ZipArchive::new(file).map_err(|e| format!("unreadable zip: {e}")))
 }
 
 #[cfg(test)]
 mod tests {
-    use std::fs::File;
-    use std::io::Write;
-
     use super::super::files::tests::collect;
+    use super::super::fixtures::zip_of;
     use super::*;
-
-    fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-        let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
-        for (name, bytes) in entries {
-            zip.start_file(*name, zip::write::SimpleFileOptions::default())
-                .unwrap();
-            zip.write_all(bytes).unwrap();
-        }
-        zip.finish().unwrap().into_inner()
-    }
 
     #[test]
     fn zip_entries_are_read_in_order() {

@@ -1,6 +1,6 @@
 //! Input paths → records: directories expanded and every file checked up front, each file read
-//! by its format (JSON streams, SPL XML, zips) while the bytes read are counted for the
-//! progress bar.
+//! by its format (JSON streams, SPL XML, zips, tars) while the bytes read are counted for the
+//! progress bar. A file that cannot be opened, or an archive that cannot be read, is an error.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::archive::{read_zip, ZIP_NESTING};
+use super::archive::zip_members;
+use super::member::{read_member, ARCHIVE_NESTING};
 use super::record::Sink;
 use super::stream::{decompress, format_of, read_stream, Format};
+use super::tarball::tar_members;
 use super::xml::read_xml;
 use crate::ingest::error::IngestError;
 
@@ -32,7 +34,8 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, IngestError> {
         } else if format_of(path).is_none() {
             return Err(IngestError::input(
                 path,
-                "unsupported input: expected .jsonl, .ndjson or .json (optionally .gz), .xml or .zip",
+                "unsupported input: expected .jsonl, .ndjson or .json (optionally .gz), .xml, .zip, \
+                 or a .tar, .tar.gz, .tgz or .tar.xz archive",
             ));
         } else {
             files.push(path.clone());
@@ -56,8 +59,13 @@ pub fn read_file(
     match format_of(path) {
         Some(Format::Zip) => {
             let archive = zip::ZipArchive::new(counted).map_err(|e| IngestError::input(path, e))?;
-            read_zip(&label, archive, ZIP_NESTING, sink)
+            zip_members(&label, archive, &mut |m| {
+                read_member(m, ARCHIVE_NESTING, sink)
+            })
         }
+        Some(Format::Tar) => tar_members(&label, decompress(path, counted), &mut |m| {
+            read_member(m, ARCHIVE_NESTING, sink)
+        }),
         Some(Format::Xml) => read_xml(&label, decompress(path, counted), sink),
         Some(format) => read_stream(&label, format, decompress(path, counted), sink),
         None => Err(IngestError::input(path, "unsupported input")),

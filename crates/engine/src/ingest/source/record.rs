@@ -1,5 +1,9 @@
 //! One record as read, before any interpretation, and why one could not be read; the sink every
-//! reader passes records to. Values only.
+//! reader passes records to; one member of an archive as its archive's reader hands it on.
+//! Values only: no reading here.
+
+use std::io::Read;
+use std::path::PathBuf;
 
 use serde_json::Value;
 
@@ -33,12 +37,16 @@ impl Unreadable {
 }
 
 impl RawRecord {
-    /// A zip entry that could not be decompressed or opened.
-    pub(crate) fn unreadable_entry(position: String, reason: String) -> Self {
+    /// A member of a `container` that could not be decompressed or opened.
+    pub(crate) fn unreadable_member(
+        container: Container,
+        position: String,
+        reason: String,
+    ) -> Self {
         Self {
             position,
             value: Err(Unreadable {
-                reason_key: "unreadable_zip_entry",
+                reason_key: container.unreadable_key(),
                 reason,
             }),
             unknown_section_codes: Vec::new(),
@@ -55,3 +63,34 @@ impl RawRecord {
 }
 
 pub type Sink<'a> = dyn FnMut(RawRecord) -> Result<(), IngestError> + 'a;
+
+/// The kind of archive a member comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Container {
+    Zip,
+    Tar,
+}
+
+impl Container {
+    /// The report's reason for a member of this kind of archive that could not be read.
+    fn unreadable_key(self) -> &'static str {
+        match self {
+            Self::Zip => "unreadable_zip_entry",
+            Self::Tar => "unreadable_tar_entry",
+        }
+    }
+}
+
+/// One file inside an archive, handed by the archive's reader to the reader of its kind.
+pub struct Member<'r> {
+    /// `archive!name` (`archive!inner.zip!name` deeper down): where its records come from.
+    pub position: String,
+    /// Its name inside the archive, which says its format.
+    pub name: PathBuf,
+    pub container: Container,
+    /// Its bytes, read once, front to back.
+    pub reader: &'r mut dyn Read,
+}
+
+/// What an archive's reader hands each member to.
+pub type MemberSink<'a> = dyn FnMut(Member<'_>) -> Result<(), IngestError> + 'a;

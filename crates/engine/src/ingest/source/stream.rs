@@ -1,12 +1,13 @@
 //! JSON inputs read as streams: JSON Lines line by line, `{"meta":…,"results":[…]}` envelopes
-//! and bare arrays element by element, each optionally gzipped; which format a file name says.
-//! Never holds more than one record in memory.
+//! and bare arrays element by element, each optionally gzipped; which format a file name says
+//! and the decompression it names (gzip, or xz for a tar). Never holds more than one record.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
+use lzma_rust2::XzReader;
 use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
@@ -19,10 +20,15 @@ pub(super) enum Format {
     Json,
     Xml,
     Zip,
+    /// `.tar`, `.tar.gz`, `.tgz` or `.tar.xz`.
+    Tar,
 }
 
 pub(super) fn format_of(path: &Path) -> Option<Format> {
     let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    if name.ends_with(".tar.xz") || name.ends_with(".tgz") {
+        return Some(Format::Tar);
+    }
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
         Some(Format::JsonLines)
@@ -32,19 +38,24 @@ pub(super) fn format_of(path: &Path) -> Option<Format> {
         Some(Format::Xml)
     } else if name.ends_with(".zip") {
         Some(Format::Zip)
+    } else if name.ends_with(".tar") {
+        Some(Format::Tar)
     } else {
         None
     }
 }
 
+/// `reader` decompressed as the name's last extension says: `.gz` and `.tgz` gzip (members
+/// concatenated), `.xz` xz (streams concatenated, every block's check verified); else as is.
 pub(super) fn decompress<'r>(path: &Path, reader: impl Read + 'r) -> Box<dyn Read + 'r> {
-    let gz = path
+    let extension = path
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-    if gz {
-        Box::new(MultiGzDecoder::new(reader))
-    } else {
-        Box::new(reader)
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("gz" | "tgz") => Box::new(MultiGzDecoder::new(reader)),
+        Some("xz") => Box::new(XzReader::new(BufReader::new(reader), true)),
+        _ => Box::new(reader),
     }
 }
 
@@ -167,5 +178,41 @@ impl<'de> Visitor<'de> for Results<'_, '_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_name_says_the_format_and_its_last_extension_the_compression() {
+        let formats = [
+            ("labels.jsonl.gz", Some(Format::JsonLines)),
+            ("bulk.json.zip", Some(Format::Zip)),
+            ("label.XML.gz", Some(Format::Xml)),
+            ("common.tar.xz", Some(Format::Tar)),
+            ("common.tar.gz", Some(Format::Tar)),
+            ("common.TGZ", Some(Format::Tar)),
+            ("common.tar", Some(Format::Tar)),
+            ("label.xml.xz", None),
+            ("common.xz", None),
+        ];
+        for (name, format) in formats {
+            assert_eq!(format_of(Path::new(name)), format, "{name}");
+        }
+        let decompressed = |name: &str, bytes: Vec<u8>| {
+            let mut out = String::new();
+            decompress(Path::new(name), bytes.as_slice())
+                .read_to_string(&mut out)
+                .map(|_| out)
+        };
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+        std::io::Write::write_all(&mut gz, b"text").unwrap();
+        let gz = gz.finish().unwrap();
+        assert_eq!(decompressed("a.tgz", gz.clone()).unwrap(), "text");
+        assert_eq!(decompressed("a.tar.gz", gz.clone()).unwrap(), "text");
+        assert!(decompressed("a.tar.xz", gz.clone()).is_err(), "not xz");
+        assert_eq!(decompressed("a.tar", b"text".to_vec()).unwrap(), "text");
     }
 }
