@@ -2,11 +2,29 @@
 //! credit waits for it) and low credit with how to get more. Reads; changes nothing.
 
 use super::error::ConsoleError;
-use super::views::Notice;
+use super::views::{Frame, Notice};
 use crate::http::AppState;
 use drugcite_accounts::{Account, Credit};
 
-pub async fn notices(state: &AppState, account: &Account) -> Result<Vec<Notice>, ConsoleError> {
+/// The frame of a signed-in page: the account's email and banners.
+pub async fn account_frame<'a>(
+    state: &AppState,
+    account: &'a Account,
+    csrf: &'a str,
+    title: &'a str,
+    page: &'a str,
+) -> Result<Frame<'a>, ConsoleError> {
+    Ok(Frame {
+        title,
+        page,
+        email: Some(&account.email),
+        csrf,
+        notices: notices(state, account).await?,
+        ..Frame::default()
+    })
+}
+
+async fn notices(state: &AppState, account: &Account) -> Result<Vec<Notice>, ConsoleError> {
     let mut notices = Vec::new();
     if !state.accounts.email_confirmed(&account.id).await? {
         notices.push(Notice {

@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Redirect};
 use minijinja::context;
 use serde::Serialize;
 
-use super::banner::notices;
+use super::banner::account_frame;
 use super::error::ConsoleError;
 use super::pages::{credit_words, date_time, html, parse_form, Page, PostedForm};
 use super::session::Visitor;
@@ -77,13 +77,9 @@ async fn keys_page(
         StatusCode::OK
     };
     let frame = Frame {
-        title: "API keys",
-        page: "keys",
-        email: Some(&account.email),
-        csrf: &visitor.csrf,
         error: error.as_deref(),
         invalid: if error.is_some() { &["name"] } else { &[] },
-        notices: notices(state, &account).await?,
+        ..account_frame(state, &account, &visitor.csrf, "API keys", "keys").await?
     };
     let base = state
         .console
@@ -147,14 +143,7 @@ pub async fn revoke_form(
         .into_iter()
         .find(|key| key.id == id && key.revoked_at.is_none())
         .ok_or_else(|| ConsoleError::NotFound(format!("no active key with id {id}")))?;
-    let frame = Frame {
-        title: "Revoke a key",
-        page: "keys",
-        email: Some(&account.email),
-        csrf: &visitor.csrf,
-        notices: notices(&state, &account).await?,
-        ..Frame::default()
-    };
+    let frame = account_frame(&state, &account, &visitor.csrf, "Revoke a key", "keys").await?;
     let body = render("revoke.html", &frame, context! { key => KeyRow::from(key) });
     Ok(html(visitor, StatusCode::OK, body))
 }

@@ -48,14 +48,14 @@ fn signup_page(
     email: &str,
 ) -> Response {
     let message = error.map(ToString::to_string);
-    let frame = Frame {
-        title: "Sign up",
-        page: "signup",
-        csrf: &visitor.csrf,
-        error: message.as_deref(),
-        invalid: error.map_or(&[], invalid_fields),
-        ..Frame::default()
-    };
+    let invalid = error.map_or(&[][..], invalid_fields);
+    let frame = Frame::form(
+        "Sign up",
+        "signup",
+        &visitor.csrf,
+        message.as_deref(),
+        invalid,
+    );
     let policy = state.accounts.policy();
     let values = context! {
         form_email => email,
@@ -189,14 +189,14 @@ fn reset_request_page(
     email: &str,
 ) -> Response {
     let message = error.map(ToString::to_string);
-    let frame = Frame {
-        title: "Reset your password",
-        page: "reset",
-        csrf: &visitor.csrf,
-        error: message.as_deref(),
-        invalid: error.map_or(&[], invalid_fields),
-        ..Frame::default()
-    };
+    let invalid = error.map_or(&[][..], invalid_fields);
+    let frame = Frame::form(
+        "Reset your password",
+        "reset",
+        &visitor.csrf,
+        message.as_deref(),
+        invalid,
+    );
     let body = render(
         "reset.html",
         &frame,
@@ -254,14 +254,14 @@ fn new_password_page(
     token: &str,
 ) -> Response {
     let message = error.map(ToString::to_string);
-    let frame = Frame {
-        title: "Choose a new password",
-        page: "reset",
-        csrf: &visitor.csrf,
-        error: message.as_deref(),
-        invalid: error.map_or(&[], invalid_fields),
-        ..Frame::default()
-    };
+    let invalid = error.map_or(&[][..], invalid_fields);
+    let frame = Frame::form(
+        "Choose a new password",
+        "reset",
+        &visitor.csrf,
+        message.as_deref(),
+        invalid,
+    );
     let values = context! {
         form_email => email, token => token, step => "choose",
         password_min => PASSWORD_CHARS.0, password_max => PASSWORD_CHARS.1,

@@ -9,7 +9,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use minijinja::{context, Value};
 use serde::Serialize;
 
-use super::banner::notices;
+use super::banner::account_frame;
 use super::chart;
 use super::error::ConsoleError;
 use super::session::{Form, Visitor};
@@ -51,18 +51,12 @@ pub fn login_page(
     info: Option<&str>,
     email: &str,
 ) -> Response {
-    let frame = Frame {
-        title: "Log in",
-        page: "login",
-        csrf: &visitor.csrf,
-        error,
-        invalid: if error.is_some() {
-            &["email", "password"]
-        } else {
-            &[]
-        },
-        ..Frame::default()
+    let invalid: &[&str] = if error.is_some() {
+        &["email", "password"]
+    } else {
+        &[]
     };
+    let frame = Frame::form("Log in", "login", &visitor.csrf, error, invalid);
     let policy = state.accounts.policy();
     let values = context! { form_email => email, open_signup => policy.open_signup, info => info,
     starting_credit => policy.starting_credit.to_string() };
@@ -157,14 +151,7 @@ pub async fn usage(State(state): State<AppState>, visitor: Visitor) -> Page {
             spent: r.spent.to_string(),
         })
         .collect();
-    let frame = Frame {
-        title: "Usage",
-        page: "usage",
-        email: Some(&account.email),
-        csrf: &visitor.csrf,
-        notices: notices(&state, &account).await?,
-        ..Frame::default()
-    };
+    let frame = account_frame(&state, &account, &visitor.csrf, "Usage", "usage").await?;
     let values = context! { credit => credit_words(&account), spent => spent.to_string(), days => USAGE_DAYS,
     charts => [Value::from_serialize(&wide), Value::from_serialize(&narrow)], rows => lines };
     let body = render("usage.html", &frame, values);
@@ -173,14 +160,7 @@ pub async fn usage(State(state): State<AppState>, visitor: Visitor) -> Page {
 
 pub async fn playground(State(state): State<AppState>, visitor: Visitor) -> Page {
     let account = visitor.account()?.clone();
-    let frame = Frame {
-        title: "Playground",
-        page: "playground",
-        email: Some(&account.email),
-        csrf: &visitor.csrf,
-        notices: notices(&state, &account).await?,
-        ..Frame::default()
-    };
+    let frame = account_frame(&state, &account, &visitor.csrf, "Playground", "playground").await?;
     let policy = state.accounts.policy();
     let values = context! {
         search_price => policy.prices.search.to_string(),

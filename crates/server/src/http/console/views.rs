@@ -90,6 +90,25 @@ pub struct Notice {
 }
 
 impl<'a> Frame<'a> {
+    /// A form page for a visitor who is not signed in, with the `error` of the last post and
+    /// the fields it is about.
+    pub fn form(
+        title: &'a str,
+        page: &'a str,
+        csrf: &'a str,
+        error: Option<&'a str>,
+        invalid: &'a [&'a str],
+    ) -> Self {
+        Self {
+            title,
+            page,
+            csrf,
+            error,
+            invalid,
+            ..Self::default()
+        }
+    }
+
     /// A page that only shows `message`.
     pub fn message(message: &'a str) -> Self {
         Self {
