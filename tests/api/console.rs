@@ -89,12 +89,7 @@ async fn bad_sign_up_input_gets_a_clear_message_never_a_500() {
         (&unique_email()[..], "password123", "too easy to guess"),
     ];
     for (email, password, message) in cases {
-        let page = browser
-            .post(
-                "/console/signup",
-                &[("email", email), ("password", password)],
-            )
-            .await;
+        let page = browser.sign_up(email, password).await;
         assert_eq!(page.status, 400, "{email} {password}");
         assert!(page.body.contains(message), "{message}: {}", page.body);
         assert!(page.body.contains("aria-invalid=\"true\""), "{}", page.body);
@@ -127,13 +122,7 @@ async fn invite_only_consoles_have_no_sign_up_but_operator_made_accounts_log_in(
     let mut browser = Browser::open(true).await;
     browser.get("/console/signup").await;
     let refused = browser
-        .post(
-            "/console/signup",
-            &[
-                ("email", &unique_email()),
-                ("password", "a long clinic passphrase"),
-            ],
-        )
+        .sign_up(&unique_email(), "a long clinic passphrase")
         .await;
     assert_eq!(refused.status, 400);
     assert!(refused.body.contains("by invitation"));

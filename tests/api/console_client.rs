@@ -51,17 +51,21 @@ impl Browser {
     /// starting credit.
     pub async fn join(&mut self, email: &str, password: &str) {
         self.get("/console/signup").await;
-        let page = self
-            .post(
-                "/console/signup",
-                &[("email", email), ("password", password)],
-            )
-            .await;
+        let page = self.sign_up(email, password).await;
         assert_eq!(page.status, 200, "{}", page.body);
         let mail = self.mail.wait_for(email, 1).await;
         let link = link_path(&mail.body, "/console/confirm/");
         let confirmed = self.post(&link, &[]).await;
         assert_eq!(confirmed.status, 303, "{}", confirmed.body);
+    }
+
+    /// Posts the sign-up form (after a `get` of it gave the CSRF cookie).
+    pub async fn sign_up(&mut self, email: &str, password: &str) -> Page {
+        self.post(
+            "/console/signup",
+            &[("email", email), ("password", password)],
+        )
+        .await
     }
 
     /// Forgets every cookie (a new visitor).

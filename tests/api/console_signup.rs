@@ -16,12 +16,7 @@ async fn credit_waits_for_a_confirmed_email_and_the_link_works_once() {
     let mut browser = Browser::open(false).await;
     let email = unique_email();
     browser.get("/console/signup").await;
-    let page = browser
-        .post(
-            "/console/signup",
-            &[("email", &email), ("password", PASSPHRASE)],
-        )
-        .await;
+    let page = browser.sign_up(&email, PASSPHRASE).await;
     assert_eq!(page.status, 200);
     assert!(page.body.contains("Check your inbox"), "{}", page.body);
     assert!(
@@ -69,24 +64,10 @@ async fn sign_up_answers_alike_whether_or_not_the_email_has_an_account() {
     browser.join(&member, PASSPHRASE).await;
     browser.forget();
     browser.get("/console/signup").await;
-    let known = browser
-        .post(
-            "/console/signup",
-            &[
-                ("email", &member),
-                ("password", "another clinic passphrase"),
-            ],
-        )
-        .await;
+    let known = browser.sign_up(&member, "another clinic passphrase").await;
     let stranger = unique_email();
     let unknown = browser
-        .post(
-            "/console/signup",
-            &[
-                ("email", &stranger),
-                ("password", "another clinic passphrase"),
-            ],
-        )
+        .sign_up(&stranger, "another clinic passphrase")
         .await;
     assert_eq!((known.status, unknown.status), (200, 200));
     assert_eq!(
@@ -121,21 +102,11 @@ async fn sign_up_is_throttled_per_client_address() {
     .await;
     browser.get("/console/signup").await;
     for _ in 0..3 {
-        let page = browser
-            .post(
-                "/console/signup",
-                &[("email", &unique_email()), ("password", PASSPHRASE)],
-            )
-            .await;
+        let page = browser.sign_up(&unique_email(), PASSPHRASE).await;
         assert_eq!(page.status, 200);
     }
     let refused_email = unique_email();
-    let refused = browser
-        .post(
-            "/console/signup",
-            &[("email", &refused_email), ("password", PASSPHRASE)],
-        )
-        .await;
+    let refused = browser.sign_up(&refused_email, PASSPHRASE).await;
     assert_eq!(refused.status, 429);
     assert!(refused.body.contains("too many sign-up or reset requests"));
     let reset = browser
@@ -163,12 +134,7 @@ async fn guessable_passwords_are_refused_with_advice() {
         "1q2w3e4r5t6y",
         "drugcite2024",
     ] {
-        let page = browser
-            .post(
-                "/console/signup",
-                &[("email", &unique_email()), ("password", weak)],
-            )
-            .await;
+        let page = browser.sign_up(&unique_email(), weak).await;
         assert_eq!(page.status, 400, "{weak}");
         assert!(
             page.body.contains("too easy to guess"),
@@ -247,12 +213,7 @@ async fn expired_links_are_refused() {
     .await;
     let email = unique_email();
     browser.get("/console/signup").await;
-    browser
-        .post(
-            "/console/signup",
-            &[("email", &email), ("password", PASSPHRASE)],
-        )
-        .await;
+    browser.sign_up(&email, PASSPHRASE).await;
     let mail = browser.mail.wait_for(&email, 1).await;
     let expired = browser
         .post(&link_path(&mail.body, "/console/confirm/"), &[])
