@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 
 use crate::tables::search as tables;
 use drugcite_core::domain::TextHash;
+use drugcite_core::text::name_words;
 
 /// Sections whose texts get an opening vector: an Indications text names what a drug treats
 /// in its first words, and a condition named in lay words ("overactive thyroid") matches it
@@ -68,34 +69,32 @@ fn first_words(text: &str) -> String {
 /// on the skin to treat…"): "What is the most important information I should know about
 /// EUCRISA?" is answered otherwise and is passed over.
 fn self_description(text: &str) -> Option<&str> {
-    const ASKS: [&str; 2] = ["What is ", "What are "];
-    let asked = ASKS.iter().flat_map(|ask| {
-        text.match_indices(ask)
+    let mut asked = ASKS.iter().flat_map(|ask| {
+        text.match_indices(ask.as_str())
             .map(move |(at, _)| &text[at + ask.len()..])
     });
-    asked.into_iter().find_map(|rest| {
+    asked.find_map(|rest| {
         let (name, answer) = rest.split_once('?')?;
         let answer = answer.trim_start();
-        let first = |words: &str| words.split_whitespace().next().map(bare_word);
+        let first = |words: &str| name_words(words).next().map(str::to_lowercase);
         let named = first(name)?;
-        (name.split_whitespace().count() <= MAX_NAME_WORDS
-            && !named.is_empty()
-            && first(answer) == Some(named))
-        .then_some(answer)
+        (name.split_whitespace().count() <= *MAX_NAME_WORDS && first(answer) == Some(named))
+            .then_some(answer)
     })
 }
 
-/// Words a drug's name takes in "What is NAME?" at most ("What is Dexlansoprazole
-/// delayed-release capsules?"): longer questions ask something else.
-const MAX_NAME_WORDS: usize = 8;
+/// The questions a patient section asks of the drug, each with the space before the name
+/// (`tables/search/self-description-questions.tsv`).
+static ASKS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let table = tables::SELF_DESCRIPTION_QUESTIONS.rows();
+    let question = table.column("question");
+    let rows = table.rows().iter();
+    rows.map(|row| format!("{} ", row.cell(question))).collect()
+});
 
-/// `word` lowercased without the marks around or after it ("EUCRISA®" → "eucrisa").
-fn bare_word(word: &str) -> String {
-    word.chars()
-        .filter(|c| c.is_alphanumeric() || *c == '-')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
+/// Words a drug's name takes in "What is NAME?" at most (`self_description_max_name_words`).
+static MAX_NAME_WORDS: LazyLock<usize> =
+    LazyLock::new(|| tables::threshold("self_description_max_name_words") as usize);
 
 #[cfg(test)]
 mod tests {

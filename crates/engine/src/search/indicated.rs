@@ -214,25 +214,25 @@ fn labels_indicated_for(
         _ => Vec::new(),
     };
     let near = near_in_meaning(live, &by_meaning);
-    let by_words = corroborated(indicated_labels(live, &condition, routes)?, near.as_ref());
-    let mut labels = by_words.clone();
-    labels.extend(labels_by_meaning(live, &by_meaning, routes));
+    let mut labels = corroborated(indicated_labels(live, &condition, routes)?, near.as_ref());
+    let by_meaning_labels = labels_by_meaning(live, &by_meaning, routes);
+    trace_indicated(live, phrase, &labels, &by_meaning, &by_meaning_labels);
+    labels.extend(by_meaning_labels);
     if labels.is_empty() {
         let worded = indicated_by_label_wording(live, phrase, routes)?;
         labels = corroborated(worded, near.as_ref());
     }
-    trace_indicated(live, phrase, &by_words, &by_meaning, &labels);
     Ok(labels)
 }
 
-/// Logs (at debug) which labels a condition selected and why: the diagnosis of a question
-/// whose described drug comes back wrong.
+/// Logs (at debug) the labels a condition selected by its words and by meaning, with the
+/// nearest openings: the diagnosis of a question whose described drug comes back wrong.
 fn trace_indicated(
     live: &Live,
     phrase: &str,
     by_words: &BTreeSet<u32>,
     by_meaning: &[(TextHash, f32)],
-    labels: &BTreeSet<u32>,
+    by_meaning_labels: &BTreeSet<u32>,
 ) {
     if !tracing::enabled!(tracing::Level::DEBUG) {
         return;
@@ -250,7 +250,7 @@ fn trace_indicated(
         phrase,
         by_words = ?by_words.iter().map(name).collect::<Vec<_>>(),
         ?nearest,
-        labels = ?labels.iter().map(name).collect::<Vec<_>>(),
+        by_meaning = ?by_meaning_labels.iter().map(name).collect::<Vec<_>>(),
         "labels indicated for a medicine's condition"
     );
 }

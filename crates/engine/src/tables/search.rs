@@ -24,8 +24,19 @@ pub const SECTION_ROLES: TableSource = drugcite_core::table_source!(
     &["section", "role", "source"]
 );
 
+/// The question a patient section asks of the drug itself ("What is").
+pub const SELF_DESCRIPTION_QUESTIONS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/search/self-description-questions.tsv",
+    &["question", "source"]
+);
+
 /// Every table of this area, for `check_all`.
-pub const ALL: &[&TableSource] = &[&THRESHOLDS, &SECTION_DESCRIPTIONS, &SECTION_ROLES];
+pub const ALL: &[&TableSource] = &[
+    &THRESHOLDS,
+    &SECTION_DESCRIPTIONS,
+    &SECTION_ROLES,
+    &SELF_DESCRIPTION_QUESTIONS,
+];
 
 /// The roles a section may have in `SECTION_ROLES`.
 const ROLES: &[&str] = &["effects", "opening", "self_description", "indications"];
