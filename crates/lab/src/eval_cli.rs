@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::eval::{held_out, parse_question, score, EvalQuestion, Judged, Part, Summary};
+use crate::eval::{held_out, parse_question, score, EvalQuestion, Judged, Part, Scores, Summary};
 use anyhow::Context;
 use drugcite_core::domain::Question;
 use drugcite_engine::embed::Embedder;
@@ -117,28 +117,25 @@ pub fn evaluate(
         }
         summary.add(&question.kind, question.voice.as_deref(), scores);
     }
+    print_means("kind", summary.rows());
+    let voices = summary.voice_rows();
+    if !voices.is_empty() {
+        println!();
+        print_means("voice", voices);
+    }
+    Ok(())
+}
+
+/// A table of mean scores, one row per group (a kind, a voice), headed by `group`.
+fn print_means(group: &str, rows: Vec<(String, usize, Scores)>) {
     println!(
-        "{:<18} {:>3} {:>8} {:>8} {:>6} {:>6}",
-        "kind", "n", "nDCG@10", "MRR@10", "P@5", "S@1"
+        "{group:<18} {:>3} {:>8} {:>8} {:>6} {:>6}",
+        "n", "nDCG@10", "MRR@10", "P@5", "S@1"
     );
-    for (kind, n, s) in summary.rows() {
+    for (name, n, s) in rows {
         println!(
-            "{kind:<18} {n:>3} {:>8.3} {:>8.3} {:>6.3} {:>6.3}",
+            "{name:<18} {n:>3} {:>8.3} {:>8.3} {:>6.3} {:>6.3}",
             s.ndcg10, s.mrr10, s.p5, s.s1
         );
     }
-    let voices = summary.voice_rows();
-    if !voices.is_empty() {
-        println!(
-            "\n{:<18} {:>3} {:>8} {:>8} {:>6} {:>6}",
-            "voice", "n", "nDCG@10", "MRR@10", "P@5", "S@1"
-        );
-        for (voice, n, s) in voices {
-            println!(
-                "{voice:<18} {n:>3} {:>8.3} {:>8.3} {:>6.3} {:>6.3}",
-                s.ndcg10, s.mrr10, s.p5, s.s1
-            );
-        }
-    }
-    Ok(())
 }
