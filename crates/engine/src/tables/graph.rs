@@ -40,6 +40,11 @@ pub const LAY_TERMS: TableSource =
 /// The glosses labels give their clinical words, mined.
 pub const LABEL_GLOSSES: TableSource =
     vocabulary!("label-glosses", &["lay_phrase", "label_wording", "source"]);
+/// The acronyms labels define, with their long forms, mined.
+pub const LABEL_ACRONYMS: TableSource = vocabulary!(
+    "label-acronyms",
+    &["acronym", "long_form", "labels", "source"]
+);
 /// Groups of phrases naming one condition.
 pub const CONDITION_SYNONYMS: TableSource =
     vocabulary!("condition-synonyms", &["name", "other_phrases", "source"]);
@@ -119,6 +124,7 @@ pub const ALL: &[&TableSource] = &[
     &DRUG_CLASSES,
     &LAY_TERMS,
     &LABEL_GLOSSES,
+    &LABEL_ACRONYMS,
     &CONDITION_SYNONYMS,
     &MEDICINE_FORMS,
     &LAB_ANALYTES,

@@ -10,6 +10,12 @@ pub const THRESHOLDS: TableSource = drugcite_core::table_source!(
     THRESHOLD_COLUMNS
 );
 
+/// Endings a question adds to an acronym ("i" of "ACEi") and the words they stand for.
+pub const ACRONYM_ENDINGS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/acronym-endings.tsv",
+    &["ending", "reads_as", "source"]
+);
+
 /// Section and relation cues of a question, with the flags they set (one table for both readers).
 pub const QUESTION_CUES: TableSource = drugcite_core::table_source!(
     "crates/engine/tables/understand/question-cues.tsv",
@@ -98,4 +104,5 @@ pub const ALL: &[&TableSource] = &[
     &POPULATIONS,
     &IMPAIRMENT_GRADES,
     &POPULATION_SECTIONS,
+    &ACRONYM_ENDINGS,
 ];

@@ -1,6 +1,7 @@
 //! Question understanding without a language model: which drugs a question names (generic,
 //! brand or substance names of the indexed labels, curated brands, misspelled names; other
-//! misspelled words read as the label words they stand for, in respelling.rs), which it
+//! misspelled words read as the label words they stand for, in respelling.rs; acronyms read as
+//! the long forms the labels define, in acronyms.rs), which it
 //! names without a label in the index, which drug classes (FDA
 //! established classes, curated class terms such as "blood thinner"), and which label sections
 //! its wording asks for ("contraindicated", "side effects", "black box", "overdose", "pregnant",
@@ -15,6 +16,7 @@ use std::sync::LazyLock;
 
 use drugcite_core::text::name_words;
 
+mod acronyms;
 mod class_phrases;
 mod cues;
 mod drug_words;
@@ -205,10 +207,21 @@ impl DrugVocabulary {
         self
     }
 
-    /// `lower` (lowercase) with its negative contractions written out and its unknown words
-    /// read as label words, and the readings: what `understand` reads, and the graph's
-    /// question reading too.
-    pub fn respelled(&self, lower: &str) -> (String, Vec<ReadAs>) {
+    /// `question` with its acronyms spelled out ("VKA", "ACEi"), lowercased, its negative
+    /// contractions written out and its unknown words read as label words, and the readings:
+    /// what `understand` reads, and the graph's question reading too.
+    pub fn respelled(&self, question: &str) -> (String, Vec<ReadAs>) {
+        let reads_itself = |word: &str| self.names_a_drug(word) || self.is_class_word(word);
+        let acronyms = acronyms::Acronyms::mined();
+        let (spelled, mut read_as) = acronyms.spelled_out(question, reads_itself);
+        let (text, respelled) = self.respelled_lowercase(&spelled.to_lowercase());
+        read_as.extend(respelled);
+        (text, read_as)
+    }
+
+    /// `lower` with its negative contractions written out and its unknown words read as label
+    /// words (label text's own acronyms stay as written: its long forms are beside them).
+    fn respelled_lowercase(&self, lower: &str) -> (String, Vec<ReadAs>) {
         let written_out = drugcite_core::text::expand_contractions(lower);
         self.label_words
             .respell(&written_out, |word| self.claims(word))
@@ -247,8 +260,20 @@ impl DrugVocabulary {
         self.lay_terms.wording_in(text)
     }
 
+    /// What a question asks: its acronyms read as the labels define them, then as `read`.
     pub fn understand(&self, question: &str) -> Understanding {
-        let (lower, read_as) = self.respelled(&question.to_lowercase());
+        let (lower, read_as) = self.respelled(question);
+        self.understand_read(lower, read_as)
+    }
+
+    /// What a label's text names, read as a question is but for its acronyms (the label
+    /// defines them itself: spelled out, "MAOIs" would read twice).
+    pub fn understand_text(&self, text: &str) -> Understanding {
+        let (lower, read_as) = self.respelled_lowercase(&text.to_lowercase());
+        self.understand_read(lower, read_as)
+    }
+
+    fn understand_read(&self, lower: String, read_as: Vec<ReadAs>) -> Understanding {
         let tokens: Vec<&str> = name_words(&lower).collect();
         let found = self.joined_combinations(self.find_mentions(&tokens), &tokens);
         let generics = names_another_drug(&found).then_some(&self.brand_generics);

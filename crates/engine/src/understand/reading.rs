@@ -71,7 +71,7 @@ impl DrugVocabulary {
     /// `question` read for the graph: its text respelled, what the vocabulary understands of
     /// it and its wording.
     pub(crate) fn read(&self, question: &str) -> Reading {
-        let (text, read_as) = self.respelled(&question.to_lowercase());
+        let (text, read_as) = self.respelled(question);
         let understanding = self.understand(&text);
         let class_ends = understanding
             .drugs

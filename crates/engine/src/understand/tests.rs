@@ -503,3 +503,30 @@ fn peripheral_sections_are_keys_of_the_label_schema() {
     assert!(PERIPHERAL_SECTIONS.contains(&"spl_medguide"));
     assert!(!PERIPHERAL_SECTIONS.contains(&"adverse_reactions"));
 }
+
+#[test]
+fn acronyms_in_capitals_name_the_class_their_long_form_names() {
+    let v = vocabulary_with_classes(&[
+        (
+            vec!["lisinopril".into()],
+            vec!["Angiotensin Converting Enzyme Inhibitor [EPC]".into()],
+        ),
+        (
+            vec!["omeprazole".into()],
+            vec!["Proton Pump Inhibitor [EPC]".into()],
+        ),
+    ]);
+    let class_labels = |question: &str| -> Vec<u32> {
+        let u = v.understand(question);
+        let classes = u.drugs.iter().filter(|d| d.class.is_some());
+        classes.flat_map(|d| d.labels.iter().copied()).collect()
+    };
+    assert_eq!(class_labels("ACEi in pregnancy?"), [0]);
+    assert_eq!(class_labels("long-term PPIs and fractures"), [1]);
+    assert!(
+        class_labels("acei in pregnancy").is_empty(),
+        "not in capitals"
+    );
+    let read_as = v.understand("ACEi in pregnancy?").read_as;
+    assert_eq!(read_as[0].asked, "ACEi");
+}

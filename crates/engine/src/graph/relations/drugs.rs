@@ -27,7 +27,7 @@ static MAX_INGREDIENTS: LazyLock<usize> =
 
 /// The drugs, classes, enzyme classes and unlabelled drugs a sentence names.
 pub(super) fn drug_targets(sentence: &str, drugs: &Drugs) -> Vec<Target> {
-    let understood = drugs.vocabulary().understand(sentence);
+    let understood = drugs.vocabulary().understand_text(sentence);
     let mut targets: Vec<Target> = understood
         .drugs
         .into_iter()
@@ -68,7 +68,7 @@ impl<'a> Drugs<'a> {
 
     /// What a one-word drug name of a text refers to: a label's drug, else an unlabelled drug.
     pub fn by_name(&self, name: &str) -> Option<Target> {
-        let understood = self.vocabulary.understand(name);
+        let understood = self.vocabulary.understand_text(name);
         if let Some(mention) = understood.drugs.into_iter().find(|m| m.class.is_none()) {
             return self.named(&mention.word, &mention.labels);
         }
