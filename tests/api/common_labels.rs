@@ -1,7 +1,8 @@
 //! The common drugs' labels of the default corpus (`dailymed-spl-common.tar.xz`: 16 current
 //! DailyMed SPL documents, warfarin's and lisinopril's among them) ingested as the archive they
 //! ship in, through the real CLI: their text found and verified, a drug still without a label
-//! named as such, and a corrupt copy of the archive refused with the live index left as it was.
+//! named as such, the class a label's Indications states read as its class, and a corrupt copy
+//! of the archive refused with the live index left as it was.
 
 use std::path::{Path, PathBuf};
 
@@ -103,6 +104,17 @@ async fn the_common_labels_archive_ingests_and_its_drugs_are_found_and_verified(
         graph["interpretation"]["unlabelled_drugs"],
         json!(["amiodarone"]),
         "{graph}"
+    );
+
+    let graph = app
+        .graph("Which vitamin K antagonists interact with aspirin?", 2)
+        .await;
+    let classes = graph["interpretation"]["classes"]
+        .to_string()
+        .to_lowercase();
+    assert!(
+        classes.contains("vitamin k antagonist"),
+        "the class warfarin's own Indications states (SPL has no class field): {graph}"
     );
 }
 

@@ -49,6 +49,12 @@ pub const PLURAL_ENDINGS: TableSource = crate::table_source!(
     &["ending", "singular", "min_chars", "source"]
 );
 
+/// Words that end or rule out the class a label states in its Indications.
+pub const STATED_CLASS_WORDS: TableSource = crate::table_source!(
+    "crates/core/tables/stated-class-words.tsv",
+    &["word", "role", "source"]
+);
+
 /// Every table of the core, for `drugcite_engine::tables::check_all`.
 pub const ALL: &[&TableSource] = &[
     &THRESHOLDS,
@@ -58,6 +64,7 @@ pub const ALL: &[&TableSource] = &[
     &GENERAL_PARTS,
     &ABBREVIATIONS,
     &CONTRACTIONS,
+    &STATED_CLASS_WORDS,
     &PLURAL_ENDINGS,
 ];
 

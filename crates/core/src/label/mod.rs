@@ -9,11 +9,13 @@ pub mod spl;
 mod spl_product;
 mod spl_sections;
 mod spl_xml;
+mod stated_class;
 
 pub use brand_mentions::{brand_mentions, BrandMention};
 pub use record::{Drug, LabelMeta, LabelRecord, NameSource, RecordError, Section};
 pub use section_names::{section_keys, section_name};
 pub use segment::{segment_label, Segment};
+pub use stated_class::stated_class;
 
 use std::sync::LazyLock;
 

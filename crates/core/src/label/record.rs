@@ -58,6 +58,10 @@ pub struct LabelMeta {
     /// `pharm_class_epc` and `pharm_class_moa`, without their "[EPC]"/"[MoA]" tags.
     #[serde(default)]
     pub classes: Vec<String>,
+    /// The class the label's own Indications states, lowercase ("JARDIANCE is a
+    /// sodium-glucose co-transporter 2 (SGLT2) inhibitor indicated …"; `stated_class`).
+    #[serde(default)]
+    pub stated_class: Option<String>,
 }
 
 /// One text section: the openFDA field key and its strings, verbatim.
@@ -114,12 +118,14 @@ impl LabelRecord {
         if sections.is_empty() {
             return Err(RecordError::NoTextSections);
         }
+        let search_names = search_names(&drug, openfda);
         let meta = LabelMeta {
             label_id: non_empty_str(object, "id").unwrap_or(set_id).to_owned(),
             set_id: set_id.to_owned(),
             version: scalar_text(object.get("version")),
             effective_time: scalar_text(object.get("effective_time")),
-            search_names: search_names(&drug, openfda),
+            stated_class: indications_class(&sections, &search_names),
+            search_names,
             classes: established_classes(openfda),
             drug,
             name_source,
@@ -254,6 +260,24 @@ fn search_names(drug: &Drug, openfda: &Map<String, Value>) -> Vec<String> {
             .map(|s| s.to_lowercase()),
     );
     unique_sorted(names)
+}
+
+/// The class the Indications and Usage section (or its Highlights, a section of the same key in
+/// SPL) states for the drug (`stated_class`): the first string that states one.
+/// `names` are the drug's search names: a sentence about it names one of their first words.
+fn indications_class(sections: &[Section], names: &[String]) -> Option<String> {
+    let first_words: Vec<&str> = names.iter().filter_map(|n| first_word(n)).collect();
+    let indications = sections.iter().filter(|s| s.key == "indications_and_usage");
+    let strings = indications.flat_map(|section| &section.strings);
+    strings
+        .into_iter()
+        .find_map(|text| super::stated_class(text, &first_words))
+}
+
+/// The first run of letters and digits of `name`.
+fn first_word(name: &str) -> Option<&str> {
+    name.split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
 }
 
 /// FDA established pharmacologic classes and mechanisms of action, without the "[EPC]" /

@@ -232,6 +232,7 @@ mod tests {
                 name_source: NameSource::GenericName,
                 search_names: vec![],
                 classes: vec![],
+                stated_class: None,
             },
             sections: sections
                 .iter()

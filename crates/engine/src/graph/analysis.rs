@@ -155,6 +155,7 @@ pub fn inputs_digest(vocabulary: &[VocabularyTerm], labels: &[Arc<LabelMeta>]) -
                 &l.drug.brand_names,
                 &l.search_names,
                 &l.classes,
+                &l.stated_class,
             );
             serde_json::to_vec(&names).unwrap_or_default()
         })

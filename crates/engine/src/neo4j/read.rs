@@ -54,7 +54,7 @@ const SEGMENT_BY_FINGERPRINT: &str = "\
         l.version AS version, l.effective_time AS effective_time, l.drug AS drug, \
         l.brand_names AS brand_names, l.manufacturer AS manufacturer, l.ndc AS ndc, \
         l.route AS route, l.name_source AS name_source, l.search_names AS search_names, \
-        l.classes AS classes, l.status AS status, l.newest_label_id AS newest_label_id, \
+        l.classes AS classes, l.stated_class AS stated_class, l.status AS status, l.newest_label_id AS newest_label_id, \
         l.newest_version AS newest_version, l.newest_effective_time AS newest_effective_time \
     ORDER BY l.version_rank DESC, l.effective_time DESC, l.label_id DESC LIMIT 1";
 
@@ -175,6 +175,7 @@ impl Neo4jClient {
             name_source,
             search_names: self.column(&row, "search_names")?,
             classes: self.column(&row, "classes")?,
+            stated_class: self.column(&row, "stated_class")?,
         };
         let status: String = self.column(&row, "status")?;
         let standing = Standing {

@@ -170,7 +170,8 @@ const WRITE_LABELS: &str = "UNWIND $rows AS row \
     SET l.generation_digest = row.digest, l.set_id = row.set_id, l.version = row.version, l.effective_time = row.effective_time, \
         l.drug = row.drug, l.brand_names = row.brand_names, l.manufacturer = row.manufacturer, \
         l.ndc = row.ndc, l.route = row.route, l.name_source = row.name_source, \
-        l.search_names = row.search_names, l.classes = row.classes, l.source_url = row.source_url, \
+        l.search_names = row.search_names, l.classes = row.classes, \
+        l.stated_class = row.stated_class, l.source_url = row.source_url, \
         l.version_rank = row.version_rank, l.status = row.status, \
         l.newest_label_id = row.newest_label_id, l.newest_version = row.newest_version, \
         l.newest_effective_time = row.newest_effective_time \
@@ -215,6 +216,7 @@ fn label_row(label: &LabelMeta, standing: &Standing, digest: &str) -> Value {
         "name_source": label.name_source,
         "search_names": label.search_names,
         "classes": label.classes,
+        "stated_class": label.stated_class,
         "source_url": dailymed_url(&label.set_id),
     })
 }

@@ -34,6 +34,7 @@ pub mod populations;
 mod reading;
 mod respelling;
 mod spelling;
+mod stated_classes;
 mod stems;
 mod understanding;
 mod unlabelled;
@@ -54,6 +55,7 @@ use name_table::NameTable;
 pub(crate) use reading::{default_relations, example_connector, is_filler, Reading, Unasked};
 pub use respelling::LabelWords;
 use spelling::SpellingIndex;
+use stated_classes::ClassNames;
 use understanding::Found;
 pub use understanding::{DrugMention, LabelNames, ReadAs, Understanding};
 pub use vocabulary::DrugVocabulary;
@@ -71,16 +73,28 @@ pub static PERIPHERAL_SECTIONS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 });
 
 impl DrugVocabulary {
-    /// The vocabulary of the current versions of the labels `snapshot` holds.
+    /// The vocabulary of the current versions of the labels `snapshot` holds, each a member of
+    /// its openFDA classes and of the class its Indications states (`stated_classes.rs`).
     pub fn of_current_labels(snapshot: &drugcite_store::Snapshot) -> Self {
-        Self::build(snapshot.current_labels().map(|(label, l)| LabelNames {
-            label,
-            generic: &l.drug.name,
-            names: &l.search_names,
-            brands: &l.drug.brand_names,
-            classes: &l.classes,
-            routes: &l.drug.route,
-        }))
+        let labels: Vec<_> = snapshot.current_labels().collect();
+        let names = ClassNames::of(labels.iter().flat_map(|(_, l)| &l.classes));
+        let classes: Vec<Vec<String>> = labels
+            .iter()
+            .map(|(_, l)| names.with_stated(&l.classes, l.stated_class.as_deref()))
+            .collect();
+        Self::build(
+            labels
+                .iter()
+                .zip(&classes)
+                .map(|((label, l), classes)| LabelNames {
+                    label: *label,
+                    generic: &l.drug.name,
+                    names: &l.search_names,
+                    brands: &l.drug.brand_names,
+                    classes,
+                    routes: &l.drug.route,
+                }),
+        )
     }
 
     pub fn build<'a>(labels: impl IntoIterator<Item = LabelNames<'a>>) -> Self {

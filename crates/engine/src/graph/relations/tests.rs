@@ -40,6 +40,7 @@ fn label(name: &str, brand: &str) -> Arc<LabelMeta> {
         name_source: NameSource::GenericName,
         search_names: vec![name.into(), brand.to_lowercase()],
         classes: vec![],
+        stated_class: None,
     })
 }
 

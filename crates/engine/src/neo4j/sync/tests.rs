@@ -59,6 +59,7 @@ fn only_versions_whose_drug_is_a_graph_node_are_counted_as_linked() {
             name_source: drugcite_core::label::NameSource::GenericName,
             search_names: vec![],
             classes: vec![],
+            stated_class: None,
         })
     };
     let labels = [version("new", "x"), version("old", "x salt")];
