@@ -51,6 +51,16 @@ pub fn brand_generics() -> &'static HashMap<String, String> {
     &BRAND_GENERICS
 }
 
+/// Curated brand or drug abbreviation ("hctz") → first word of the generic name, parsed on
+/// first use and kept: the names a question may give a drug by that its labels do not carry.
+pub fn name_generics() -> &'static HashMap<String, String> {
+    static NAME_GENERICS: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
+        let named = brands().into_iter().chain(drug_abbreviations());
+        named.map(|b| (b.brand, b.generic)).collect()
+    });
+    &NAME_GENERICS
+}
+
 pub fn drug_classes() -> Vec<DrugClass> {
     let table = tables::DRUG_CLASSES.rows();
     let (name, terms, members) = (

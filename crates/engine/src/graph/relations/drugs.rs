@@ -13,7 +13,7 @@ use drugcite_core::label::LabelMeta;
 use drugcite_core::text::{occurrences, WordEdge};
 
 /// The drugs and classes a label text can name: the index's vocabulary and its labels, and
-/// the curated brands (brand → first word of the generic name).
+/// the curated brands and drug abbreviations (name → first word of the generic name).
 pub struct Drugs<'a> {
     vocabulary: &'a DrugVocabulary,
     labels: &'a [Arc<LabelMeta>],
@@ -54,7 +54,7 @@ impl<'a> Drugs<'a> {
         Self {
             vocabulary,
             labels,
-            brands: crate::curated::brand_generics(),
+            brands: crate::curated::name_generics(),
         }
     }
 
@@ -84,20 +84,15 @@ impl<'a> Drugs<'a> {
     /// contains it; else nothing.
     pub fn named(&self, word: &str, labels: &BTreeSet<u32>) -> Option<Target> {
         let meta = |l: &u32| &self.labels[*l as usize];
+        let generic_of_word = self.brands.get(word);
         let single: Vec<u32> = labels
             .iter()
             .filter(|l| {
                 let m = meta(l);
-                let parts = name_parts(&m.drug.name);
-                let generic = first_word(&m.drug.name);
-                let generic_word =
-                    generic == word || self.brands.get(word).is_some_and(|g| g == generic);
-                let brand = m
-                    .drug
-                    .brand_names
-                    .iter()
-                    .any(|b| b.eq_ignore_ascii_case(word));
-                parts.len() == 1 && (generic_word || brand)
+                let generic = &m.drug.name;
+                let own_generic = name_parts(generic).len() == 1
+                    && (own_words(m, word) || generic_of_word == Some(&first_word(generic)));
+                own_generic || (m.drug.brand_names.iter()).any(|b| brand_named(b, generic, word))
             })
             .copied()
             .collect();
@@ -131,6 +126,41 @@ fn is_written(sentence: &str, word: &str) -> bool {
         .is_some()
 }
 
-fn first_word(name: &str) -> &str {
-    name.split_whitespace().next().unwrap_or_default()
+fn first_word(name: &str) -> String {
+    words(name).into_iter().next().unwrap_or_default()
+}
+
+/// The lowercase runs of letters and digits of `text` ("somapacitan-beco" → somapacitan, beco).
+fn words(text: &str) -> Vec<String> {
+    let runs = text.split(|c: char| !c.is_alphanumeric());
+    runs.filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether every word of `word` is a word of the label's generic or brand names: a mention
+/// narrowed by a later word ("testosterone undecanoate"), of part of a hyphenated name
+/// ("somapacitan" of "somapacitan-beco"), or a brand with its generic ("photofrin porfimer").
+fn own_words(label: &LabelMeta, word: &str) -> bool {
+    let names = std::iter::once(&label.drug.name).chain(&label.drug.brand_names);
+    let own: BTreeSet<String> = names.flat_map(|name| words(name)).collect();
+    let mention = words(word);
+    !mention.is_empty() && mention.iter().all(|w| own.contains(w))
+}
+
+/// Whether the words of `name` hold those of `word` in a row.
+fn holds(name: &str, word: &str) -> bool {
+    let (name, word) = (words(name), words(word));
+    !word.is_empty() && name.windows(word.len()).any(|w| w == word.as_slice())
+}
+
+/// Whether `word` names the product whose brand is `brand`: the brand itself, or its first
+/// words when the brand is no generic name written as one ("Optiray" of "Optiray 320",
+/// "Azulfidine" of "Azulfidine EN-tabs"; not "valsartan" of "Valsartan and Hydrochlorothiazide").
+fn brand_named(brand: &str, generic: &str, word: &str) -> bool {
+    let (brand_words, word_words) = (words(brand), words(word));
+    let own_name = brand_words
+        .first()
+        .is_some_and(|first| !holds(generic, first));
+    brand_words == word_words || (own_name && brand_words.starts_with(&word_words))
 }

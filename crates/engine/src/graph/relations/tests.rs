@@ -249,3 +249,49 @@ fn an_abbreviation_s_full_stop_does_not_end_a_sentence() {
         ]
     );
 }
+
+#[test]
+fn a_drug_is_named_by_its_whole_generic_its_brand_s_first_words_or_a_curated_abbreviation() {
+    let labels = [
+        label("testosterone undecanoate", "Jatenzo"),
+        label("ioversol", "Optiray 320"),
+        label(
+            "calcium, magnesium, potassium, and sodium oxybates",
+            "XYWAV",
+        ),
+        label("hydrochlorothiazide", "HYDROCHLOROTHIAZIDE"),
+        label(
+            "valsartan and hydrochlorothiazide",
+            "Valsartan and Hydrochlorothiazide",
+        ),
+        label("valsartan", "Diovan"),
+        label("porfimer sodium", "Photofrin"),
+    ];
+    let vocabulary = DrugVocabulary::build(labels.iter().enumerate().map(|(i, l)| LabelNames {
+        label: i as u32,
+        generic: &l.drug.name,
+        names: &l.search_names,
+        brands: &l.drug.brand_names,
+        classes: &l.classes,
+        routes: &l.drug.route,
+    }));
+    let drugs = Drugs::new(&vocabulary, &labels);
+    let named = |word: &str, of: &[u32]| drugs.named(word, &of.iter().copied().collect());
+    let drug = |labels: &[u32]| Some(Target::Drug(labels.to_vec()));
+    assert_eq!(
+        named("testosterone undecanoate", &[0]),
+        drug(&[0]),
+        "narrowed"
+    );
+    assert_eq!(named("optiray", &[1]), drug(&[1]), "a brand's first word");
+    let both = named("photofrin porfimer", &[6]);
+    assert_eq!(both, drug(&[6]), "a brand with its generic");
+    assert_eq!(named("xywav", &[2]), drug(&[2]), "a combination's brand");
+    assert_eq!(named("hctz", &[3]), drug(&[3]), "a curated abbreviation");
+    assert_eq!(named("valsartan", &[4, 5]), drug(&[5]));
+    assert_eq!(
+        named("valsartan", &[4]),
+        Some(Target::Ingredient("valsartan".into())),
+        "a generic written as a brand names no product"
+    );
+}
