@@ -90,9 +90,12 @@ impl<'a> Drugs<'a> {
             .filter(|l| {
                 let m = meta(l);
                 let generic = &m.drug.name;
-                let own_generic = name_parts(generic).len() == 1
+                let parts = name_parts(generic);
+                let own_generic = parts.len() == 1
                     && (own_words(m, word) || generic_of_word == Some(&first_word(generic)));
-                own_generic || (m.drug.brand_names.iter()).any(|b| brand_named(b, generic, word))
+                let by_ingredients = parts.len() > 1 && names_parts(&parts, word);
+                let brand = (m.drug.brand_names.iter()).any(|b| brand_named(b, generic, word));
+                own_generic || by_ingredients || brand
             })
             .copied()
             .collect();
@@ -146,6 +149,18 @@ fn own_words(label: &LabelMeta, word: &str) -> bool {
     let own: BTreeSet<String> = names.flat_map(|name| words(name)).collect();
     let mention = words(word);
     !mention.is_empty() && mention.iter().all(|w| own.contains(w))
+}
+
+/// Whether `word` names a combination by its ingredients ("lamivudine zidovudine", the reader's
+/// mention of two names back to back): every word a word of the generic, two parts or more named.
+fn names_parts(parts: &[String], word: &str) -> bool {
+    let mention = words(word);
+    let part_words: Vec<Vec<String>> = parts.iter().map(|p| words(p)).collect();
+    let in_generic = |w: &String| part_words.iter().any(|p| p.contains(w));
+    let named = part_words
+        .iter()
+        .filter(|p| mention.iter().any(|w| p.contains(w)));
+    mention.iter().all(in_generic) && named.count() >= 2
 }
 
 /// Whether the words of `name` hold those of `word` in a row.

@@ -289,6 +289,8 @@ fn a_drug_is_named_by_its_whole_generic_its_brand_s_first_words_or_a_curated_abb
     assert_eq!(named("xywav", &[2]), drug(&[2]), "a combination's brand");
     assert_eq!(named("hctz", &[3]), drug(&[3]), "a curated abbreviation");
     assert_eq!(named("valsartan", &[4, 5]), drug(&[5]));
+    let ingredients = named("valsartan hydrochlorothiazide", &[4]);
+    assert_eq!(ingredients, drug(&[4]), "a combination by its ingredients");
     assert_eq!(
         named("valsartan", &[4]),
         Some(Target::Ingredient("valsartan".into())),
