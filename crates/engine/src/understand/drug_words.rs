@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::word_tables::{column, threshold, words, WordClass};
+use super::word_tables::{column, parsed, threshold, words, WordClass};
 use super::LabelNames;
 use crate::tables::understand as tables;
 use drugcite_core::text::name_words;
@@ -43,6 +43,18 @@ pub(super) fn is_name_word(word: &str) -> bool {
     word.chars().count() >= *MIN_NAME_WORD
         && word.chars().any(char::is_alphabetic)
         && !NOT_DRUG_WORDS.contains(word)
+}
+
+/// Whether `word` is a salt, counter-ion or hydrate word of `not-name-words.tsv` ("potassium",
+/// "citrate"): a name made only of them names a drug by the whole phrase.
+pub(super) fn is_salt_word(word: &str) -> bool {
+    static SALT_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+        let table = parsed(&tables::NOT_NAME_WORDS);
+        let (word, kind) = (table.column("word"), table.column("kind"));
+        let salts = table.rows().iter().filter(|row| row.cell(kind) == "salt");
+        salts.map(|row| row.cell(word)).collect()
+    });
+    SALT_WORDS.contains(word)
 }
 
 pub(super) fn singular(word: &str) -> Option<&str> {

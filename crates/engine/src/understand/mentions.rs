@@ -11,7 +11,8 @@ use super::understanding::{DrugMention, Found};
 use super::DrugVocabulary;
 
 impl DrugVocabulary {
-    /// Class phrases (longest first, never overlapping) and drug words, in question order.
+    /// Class phrases (longest first, never overlapping), names made of salt words ("potassium
+    /// citrate") and drug words, in question order.
     pub(super) fn find_mentions(&self, tokens: &[&str]) -> Vec<Found> {
         let mut claimed = vec![false; tokens.len()];
         let mut found = Vec::new();
@@ -33,6 +34,21 @@ impl DrugVocabulary {
                     .iter_mut()
                     .for_each(|c| *c = true);
                 found.push(phrase);
+            }
+        }
+        for (words, labels) in &self.salt_names {
+            for start in phrase_positions(tokens, words) {
+                let span = start..start + words.len();
+                if claimed[span.clone()].iter().any(|c| *c) {
+                    continue;
+                }
+                claimed[span.clone()].iter_mut().for_each(|c| *c = true);
+                let mention = self.mention(tokens[span.clone()].join(" "), labels);
+                found.push(Found {
+                    span,
+                    class: false,
+                    mention,
+                });
             }
         }
         let mut at = 0;

@@ -43,7 +43,7 @@ mod word_tables;
 mod wording;
 
 use class_phrases::class_phrases;
-use drug_words::{asks_for_drugs, is_name_word, own_names, singular, HEAD_NOUNS};
+use drug_words::{asks_for_drugs, is_name_word, is_salt_word, own_names, singular, HEAD_NOUNS};
 pub(crate) use drug_words::{name_parts, without_salts};
 pub use intent::paired_sections;
 use intent::{add_population_sections, asked_sections, cue_words_left_out, joined_to_subject};
@@ -104,10 +104,15 @@ impl DrugVocabulary {
         let mut continuations: HashMap<String, BTreeSet<String>> = HashMap::new();
         let mut leading: BTreeSet<String> = BTreeSet::new();
         let mut salts = SaltWords::default();
+        let mut salt_names: BTreeMap<Vec<String>, BTreeSet<u32>> = BTreeMap::new();
         for label in &labels {
             for part in own_names(label).flat_map(|n| name_parts(n)) {
                 let part: Vec<&str> = name_words(&part).collect();
                 salts.count(&part);
+                if part.len() > 1 && part.iter().all(|w| is_salt_word(w)) {
+                    let phrase = part.iter().map(|w| (*w).to_owned()).collect();
+                    salt_names.entry(phrase).or_default().insert(label.label);
+                }
                 let first_name_word = part.iter().find(|w| is_name_word(w));
                 leading.extend(first_name_word.map(|w| (*w).to_owned()));
                 for (i, word) in part.iter().enumerate().filter(|(_, w)| is_name_word(w)) {
@@ -187,6 +192,7 @@ impl DrugVocabulary {
             label_words: LabelWords::default(),
             label_brands: Vec::new(),
             salts: salts.words(),
+            salt_names: longest_first(salt_names),
         }
     }
 
@@ -352,6 +358,15 @@ impl DrugVocabulary {
             form_routes: named_form_routes(&tokens),
         }
     }
+}
+
+/// The phrases of `phrases`, longest first (then in order), with their labels.
+fn longest_first(
+    phrases: BTreeMap<Vec<String>, BTreeSet<u32>>,
+) -> Vec<(Vec<String>, BTreeSet<u32>)> {
+    let mut phrases: Vec<_> = phrases.into_iter().collect();
+    phrases.sort_by_key(|(words, _)| std::cmp::Reverse(words.len()));
+    phrases
 }
 
 #[cfg(test)]

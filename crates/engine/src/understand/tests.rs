@@ -530,3 +530,31 @@ fn acronyms_in_capitals_name_the_class_their_long_form_names() {
     let read_as = v.understand("ACEi in pregnancy?").read_as;
     assert_eq!(read_as[0].asked, "ACEi");
 }
+
+#[test]
+fn a_name_made_of_salt_words_is_named_by_the_whole_phrase() {
+    let v = vocabulary_of(&[
+        vec!["potassium citrate".into()],
+        vec!["potassium chloride".into()],
+        vec!["losartan potassium".into()],
+    ]);
+    let labels = |question: &str| -> Vec<Vec<u32>> {
+        let u = v.understand(question);
+        u.drugs
+            .iter()
+            .map(|d| d.labels.iter().copied().collect())
+            .collect()
+    };
+    assert_eq!(
+        labels("Is potassium citrate contraindicated in ulcers?"),
+        [vec![0]]
+    );
+    assert_eq!(
+        labels("potassium chloride with losartan"),
+        [vec![1], vec![2]]
+    );
+    assert!(
+        labels("high potassium levels").is_empty(),
+        "a salt word alone names nothing"
+    );
+}

@@ -52,4 +52,7 @@ pub struct DrugVocabulary {
     pub(super) label_brands: Vec<drugcite_core::label::BrandMention>,
     /// Words that only ever follow another in a name: salts and forms ("bitartrate").
     pub(super) salts: BTreeSet<String>,
+    /// Names made only of salt words ("potassium citrate", "sodium bicarbonate"): a question
+    /// names them by the whole phrase, never by one of its words. Longest phrase first.
+    pub(super) salt_names: Vec<(Vec<String>, BTreeSet<u32>)>,
 }
