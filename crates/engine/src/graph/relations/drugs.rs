@@ -152,7 +152,8 @@ fn own_words(label: &LabelMeta, word: &str) -> bool {
 }
 
 /// Whether `word` names a combination by its ingredients ("lamivudine zidovudine", the reader's
-/// mention of two names back to back): every word a word of the generic, two parts or more named.
+/// mention of two names back to back): every word a word of the generic, two parts or more named,
+/// and no one part named whole ("potassium chloride" of an electrolyte mix is one ingredient).
 fn names_parts(parts: &[String], word: &str) -> bool {
     let mention = words(word);
     let part_words: Vec<Vec<String>> = parts.iter().map(|p| words(p)).collect();
@@ -160,7 +161,10 @@ fn names_parts(parts: &[String], word: &str) -> bool {
     let named = part_words
         .iter()
         .filter(|p| mention.iter().any(|w| p.contains(w)));
-    mention.iter().all(in_generic) && named.count() >= 2
+    let one_part = part_words
+        .iter()
+        .any(|p| mention.iter().all(|w| p.contains(w)));
+    mention.iter().all(in_generic) && !one_part && named.count() >= 2
 }
 
 /// Whether the words of `name` hold those of `word` in a row.

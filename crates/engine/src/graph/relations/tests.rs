@@ -266,6 +266,11 @@ fn a_drug_is_named_by_its_whole_generic_its_brand_s_first_words_or_a_curated_abb
         ),
         label("valsartan", "Diovan"),
         label("porfimer sodium", "Photofrin"),
+        label(
+            "sodium chloride, potassium chloride and calcium chloride",
+            "Plasma Mix",
+        ),
+        label("potassium chloride", "K-Tab"),
     ];
     let vocabulary = DrugVocabulary::build(labels.iter().enumerate().map(|(i, l)| LabelNames {
         label: i as u32,
@@ -291,6 +296,12 @@ fn a_drug_is_named_by_its_whole_generic_its_brand_s_first_words_or_a_curated_abb
     assert_eq!(named("valsartan", &[4, 5]), drug(&[5]));
     let ingredients = named("valsartan hydrochlorothiazide", &[4]);
     assert_eq!(ingredients, drug(&[4]), "a combination by its ingredients");
+    let salt = named("potassium chloride", &[7, 8]);
+    assert_eq!(
+        salt,
+        drug(&[8]),
+        "one ingredient of a mix is not the mix, its own label is"
+    );
     assert_eq!(
         named("valsartan", &[4]),
         Some(Target::Ingredient("valsartan".into())),
