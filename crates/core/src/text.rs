@@ -136,6 +136,13 @@ pub fn name_words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// Runs of letters and digits, as written, where the index's tokenizer splits a text
+/// ("somapacitan-beco" → "somapacitan", "beco").
+pub fn alphanumeric_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
 /// Runs of letters only ("you're" → "you", "re").
 pub fn letter_words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_alphabetic())

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::text::alphanumeric_words;
+
 /// Fields that are identifiers or metadata, not label text. Part of the openFDA record's format
 /// (every other non-`_table` field is a text section), so it stays beside the parser rather
 /// than in a knowledge table.
@@ -266,18 +268,14 @@ fn search_names(drug: &Drug, openfda: &Map<String, Value>) -> Vec<String> {
 /// SPL) states for the drug (`stated_class`): the first string that states one.
 /// `names` are the drug's search names: a sentence about it names one of their first words.
 fn indications_class(sections: &[Section], names: &[String]) -> Option<String> {
-    let first_words: Vec<&str> = names.iter().filter_map(|n| first_word(n)).collect();
+    let first_words: Vec<&str> = (names.iter())
+        .filter_map(|name| alphanumeric_words(name).next())
+        .collect();
     let indications = sections.iter().filter(|s| s.key == "indications_and_usage");
     let strings = indications.flat_map(|section| &section.strings);
     strings
         .into_iter()
         .find_map(|text| super::stated_class(text, &first_words))
-}
-
-/// The first run of letters and digits of `name`.
-fn first_word(name: &str) -> Option<&str> {
-    name.split(|c: char| !c.is_alphanumeric())
-        .find(|w| !w.is_empty())
 }
 
 /// FDA established pharmacologic classes and mechanisms of action, without the "[EPC]" /

@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::tables;
+use crate::text::alphanumeric_words;
 
 /// Most words a stated class may have; a longer phrase is a description, not a class name.
 static MAX_WORDS: LazyLock<usize> =
@@ -49,9 +50,7 @@ fn sentence_class(sentence: &str, names: &[&str]) -> Option<String> {
     while let Some(found) = STATEMENT.captures_at(sentence, at) {
         let (statement, class) = (found.get(0)?, found.get(1)?);
         let subject = sentence[..statement.start()].to_lowercase();
-        let about_drug = subject
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|word| names.contains(&word));
+        let about_drug = alphanumeric_words(&subject).any(|word| names.contains(&word));
         match class_name(class.as_str()) {
             Some(name) if about_drug => return Some(name),
             _ => at = class.start(),

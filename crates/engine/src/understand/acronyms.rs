@@ -8,8 +8,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::understanding::{rewritten, ReadAs};
 use super::word_tables::{items, parsed};
-use super::ReadAs;
 
 /// The mined acronyms (as written) → their long forms, and the endings a question adds.
 pub(super) struct Acronyms {
@@ -70,23 +70,8 @@ impl Acronyms {
         if !question.chars().any(char::is_lowercase) {
             return (question.to_owned(), Vec::new());
         }
-        let mut text = String::with_capacity(question.len());
-        let mut read_as = Vec::new();
-        let mut copied = 0;
-        for (start, word) in words(question) {
-            let Some(read) = self.read(word, &known) else {
-                continue;
-            };
-            text.push_str(&question[copied..start]);
-            text.push_str(&read);
-            copied = start + word.len();
-            read_as.push(ReadAs {
-                asked: word.to_owned(),
-                read,
-            });
-        }
-        text.push_str(&question[copied..]);
-        (text, read_as)
+        let spans = WORD.find_iter(question).map(|word| word.range());
+        rewritten(question, spans, |word| self.read(word, &known))
     }
 
     /// What one word is read as, `None` when it is no acronym or reads as written.
@@ -141,12 +126,9 @@ fn is_acronym(word: &str) -> bool {
         && !word.chars().any(char::is_lowercase)
 }
 
-/// The words of `text` (letters and digits, joined by inner hyphens) with their byte offsets.
-fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    static WORD: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*").expect("valid regex"));
-    WORD.find_iter(text).map(|m| (m.start(), m.as_str()))
-}
+/// A word of a question: letters and digits, joined by inner hyphens ("DPP-4i", "TNF-i").
+static WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*").expect("valid regex"));
 
 #[cfg(test)]
 mod tests {

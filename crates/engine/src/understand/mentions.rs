@@ -4,6 +4,7 @@
 //! ranking.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use super::class_phrases::phrase_positions;
 use super::drug_words::{is_name_word, singular};
@@ -19,7 +20,7 @@ impl DrugVocabulary {
         for class in &self.classes {
             for start in phrase_positions(tokens, &class.words) {
                 let span = start..start + class.words.len();
-                if claimed[span.clone()].iter().any(|c| *c) {
+                if !is_free(&claimed, &span) {
                     continue;
                 }
                 let mut mention = self.mention(tokens[span.clone()].join(" "), &class.labels);
@@ -30,19 +31,17 @@ impl DrugVocabulary {
                     mention,
                 };
                 let phrase = self.narrowed(phrase, tokens, &|i| !claimed[i]);
-                claimed[phrase.span.clone()]
-                    .iter_mut()
-                    .for_each(|c| *c = true);
+                claim(&mut claimed, &phrase.span);
                 found.push(phrase);
             }
         }
         for (words, labels) in &self.salt_names {
             for start in phrase_positions(tokens, words) {
                 let span = start..start + words.len();
-                if claimed[span.clone()].iter().any(|c| *c) {
+                if !is_free(&claimed, &span) {
                     continue;
                 }
-                claimed[span.clone()].iter_mut().for_each(|c| *c = true);
+                claim(&mut claimed, &span);
                 let mention = self.mention(tokens[span.clone()].join(" "), labels);
                 found.push(Found {
                     span,
@@ -139,4 +138,14 @@ impl DrugVocabulary {
             _ => Some(labels),
         }
     }
+}
+
+/// Whether no word of `span` is claimed by a mention yet.
+fn is_free(claimed: &[bool], span: &Range<usize>) -> bool {
+    !claimed[span.clone()].iter().any(|c| *c)
+}
+
+/// Marks the words of `span` as claimed by a mention.
+fn claim(claimed: &mut [bool], span: &Range<usize>) {
+    claimed[span.clone()].iter_mut().for_each(|c| *c = true);
 }

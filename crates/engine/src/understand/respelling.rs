@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
 use super::lay::stems;
-use super::understanding::ReadAs;
+use super::understanding::{rewritten, ReadAs};
 use super::word_tables::threshold;
 use drugcite_core::text::words;
 
@@ -80,23 +80,8 @@ impl LabelWords {
     /// stands for, and those readings in question order; words `is_name` claims (drug names,
     /// lay phrases) are left as asked.
     pub fn respell(&self, lower: &str, is_name: impl Fn(&str) -> bool) -> (String, Vec<ReadAs>) {
-        let mut text = String::with_capacity(lower.len());
-        let mut read_as: Vec<ReadAs> = Vec::new();
-        let mut copied = 0;
-        for span in words(lower).into_iter().map(|w| w.span) {
-            let word = &lower[span.clone()];
-            if let Some(read) = self.read(word, &is_name) {
-                text.push_str(&lower[copied..span.start]);
-                text.push_str(&read);
-                copied = span.end;
-                read_as.push(ReadAs {
-                    asked: word.to_owned(),
-                    read,
-                });
-            }
-        }
-        text.push_str(&lower[copied..]);
-        (text, read_as)
+        let spans = words(lower).into_iter().map(|w| w.span);
+        rewritten(lower, spans, |word| self.read(word, &is_name))
     }
 
     /// What one unknown or rare word is read as: the nearest frequent label word ("angiodema",

@@ -91,3 +91,31 @@ pub struct ReadAs {
     pub asked: String,
     pub read: String,
 }
+
+/// `text` with each word at `spans` that `read` reads as something else replaced by that
+/// reading, and the readings in text order: how the respeller and the acronym reader rewrite a
+/// question.
+pub(super) fn rewritten(
+    text: &str,
+    spans: impl IntoIterator<Item = Range<usize>>,
+    mut read: impl FnMut(&str) -> Option<String>,
+) -> (String, Vec<ReadAs>) {
+    let mut out = String::with_capacity(text.len());
+    let mut read_as = Vec::new();
+    let mut copied = 0;
+    for span in spans {
+        let asked = &text[span.clone()];
+        let Some(read) = read(asked) else {
+            continue;
+        };
+        out.push_str(&text[copied..span.start]);
+        out.push_str(&read);
+        copied = span.end;
+        read_as.push(ReadAs {
+            asked: asked.to_owned(),
+            read,
+        });
+    }
+    out.push_str(&text[copied..]);
+    (out, read_as)
+}

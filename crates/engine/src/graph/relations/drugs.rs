@@ -10,7 +10,7 @@ use crate::graph::enzymes::enzyme_classes;
 use crate::graph::names::{curated_names, has_usan_stem};
 use crate::understand::{name_parts, DrugVocabulary};
 use drugcite_core::label::LabelMeta;
-use drugcite_core::text::{occurrences, WordEdge};
+use drugcite_core::text::{alphanumeric_words, occurrences, WordEdge};
 
 /// The drugs and classes a label text can name: the index's vocabulary and its labels, and
 /// the curated brands and drug abbreviations (name → first word of the generic name).
@@ -135,10 +135,7 @@ fn first_word(name: &str) -> String {
 
 /// The lowercase runs of letters and digits of `text` ("somapacitan-beco" → somapacitan, beco).
 fn words(text: &str) -> Vec<String> {
-    let runs = text.split(|c: char| !c.is_alphanumeric());
-    runs.filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+    alphanumeric_words(text).map(str::to_lowercase).collect()
 }
 
 /// Whether every word of `word` is a word of the label's generic or brand names: a mention

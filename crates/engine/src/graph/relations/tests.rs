@@ -44,19 +44,24 @@ fn label(name: &str, brand: &str) -> Arc<LabelMeta> {
     })
 }
 
-fn statements_of(text: &str, section: &str) -> Vec<(String, RelationType, Option<Severity>)> {
-    let labels = [
-        label("warfarin sodium", "Coumadin"),
-        label("aspirin", "Bayer"),
-    ];
-    let vocabulary = DrugVocabulary::build(labels.iter().enumerate().map(|(i, l)| LabelNames {
+/// The question reader's vocabulary of `labels`, by their names and classes.
+fn vocabulary_of(labels: &[Arc<LabelMeta>]) -> DrugVocabulary {
+    DrugVocabulary::build(labels.iter().enumerate().map(|(i, l)| LabelNames {
         label: i as u32,
         generic: &l.drug.name,
         names: &l.search_names,
         brands: &l.drug.brand_names,
         classes: &l.classes,
         routes: &l.drug.route,
-    }));
+    }))
+}
+
+fn statements_of(text: &str, section: &str) -> Vec<(String, RelationType, Option<Severity>)> {
+    let labels = [
+        label("warfarin sodium", "Coumadin"),
+        label("aspirin", "Bayer"),
+    ];
+    let vocabulary = vocabulary_of(&labels);
     let drugs = Drugs::new(&vocabulary, &labels);
     statements(text, section, &matcher(), &drugs)
         .into_iter()
@@ -272,14 +277,7 @@ fn a_drug_is_named_by_its_whole_generic_its_brand_s_first_words_or_a_curated_abb
         ),
         label("potassium chloride", "K-Tab"),
     ];
-    let vocabulary = DrugVocabulary::build(labels.iter().enumerate().map(|(i, l)| LabelNames {
-        label: i as u32,
-        generic: &l.drug.name,
-        names: &l.search_names,
-        brands: &l.drug.brand_names,
-        classes: &l.classes,
-        routes: &l.drug.route,
-    }));
+    let vocabulary = vocabulary_of(&labels);
     let drugs = Drugs::new(&vocabulary, &labels);
     let named = |word: &str, of: &[u32]| drugs.named(word, &of.iter().copied().collect());
     let drug = |labels: &[u32]| Some(Target::Drug(labels.to_vec()));
