@@ -4,7 +4,7 @@
 
 use std::path::Path;
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, ConnectOptions, Executor};
@@ -66,7 +66,7 @@ pub async fn open(database: &Database) -> Result<AnyPool, AccountError> {
             Box::pin(async move {
                 if is_sqlite {
                     connection
-                        .execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;")
+                        .execute("PRAGMA busy_timeout = 10000; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
                         .await?;
                 }
                 Ok(())
@@ -74,8 +74,49 @@ pub async fn open(database: &Database) -> Result<AnyPool, AccountError> {
         })
         .connect_with(options)
         .await?;
+    if is_sqlite {
+        write_ahead_log(&pool).await?;
+    }
     migrate(&pool).await?;
     Ok(pool)
+}
+
+/// Puts a SQLite database in write-ahead-log mode (readers never wait for the writer), once:
+/// the mode is kept in the file, and switching needs an exclusive lock that SQLite does not wait
+/// for, so a connection that finds the mode already set must not ask for it again (servers and
+/// tools opening one file together answered "database is locked"). A switch that meets another
+/// connection is retried for the busy timeout.
+async fn write_ahead_log(pool: &AnyPool) -> Result<(), AccountError> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(pool)
+            .await?;
+        if mode.eq_ignore_ascii_case("wal") {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(AccountError::Database(format!(
+                "the accounts database stays in {mode} mode: another program holds it"
+            )));
+        }
+        let switched = sqlx::query_scalar::<_, String>("PRAGMA journal_mode = WAL")
+            .fetch_one(pool)
+            .await;
+        match switched {
+            Ok(mode) if mode.eq_ignore_ascii_case("wal") => return Ok(()),
+            Err(e) if !is_busy(&e) => return Err(e.into()),
+            _ => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+}
+
+/// SQLite's SQLITE_BUSY ("database is locked").
+fn is_busy(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .and_then(|e| e.code())
+        .is_some_and(|code| code == "5")
 }
 
 /// Creates the SQLite file, if missing, readable by its owner only (SQLite gives its WAL
