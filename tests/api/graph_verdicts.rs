@@ -143,3 +143,33 @@ async fn a_medication_list_answers_every_pair_most_cautious_first_and_nothing_ou
         data["metadata"]["total"].as_u64().unwrap() >= data["metadata"]["count"].as_u64().unwrap()
     );
 }
+
+#[tokio::test]
+async fn words_the_reader_lacks_are_read_in_the_drugs_own_cautions() {
+    let app = spawn_app().await;
+    let data = app
+        .graph(
+            "My dad takes metformin and is having a CT scan with iodinated contrast next week. \
+             Is that a problem?",
+            2,
+        )
+        .await;
+    let verdict = data["verdict"].as_str().unwrap_or_else(|| panic!("{data}"));
+    assert!(
+        ["warning", "boxed_warning", "contraindicated"].contains(&verdict),
+        "{data}"
+    );
+    let conditions = data["interpretation"]["conditions"].to_string();
+    assert!(conditions.contains("iodinated contrast"), "{data}");
+    let not_understood = data["interpretation"]["not_understood"].to_string();
+    assert!(!not_understood.contains("iodinated"), "{data}");
+    let evidence = first(&data)["evidence"][0]["text"].as_str().unwrap();
+    assert!(evidence.to_lowercase().contains("contrast"), "{evidence}");
+
+    let context = app.graph("I run marathons. Can I take metformin?", 2).await;
+    assert_eq!(
+        context["interpretation"]["conditions"],
+        serde_json::json!([]),
+        "a word no caution of the label names is not made a condition: {context}"
+    );
+}

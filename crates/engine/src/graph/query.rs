@@ -34,6 +34,15 @@ pub struct NamedCondition {
     pub relations: Vec<RelationType>,
 }
 
+/// A run of question words nothing read (`Reading::unrecognized_runs`), with the relation types
+/// the nearest relation word asks for: a condition the labels may name in words the
+/// vocabulary lacks ("closed epiphyses").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnreadPhrase {
+    pub text: String,
+    pub relations: Vec<RelationType>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GraphQuestion {
     pub drugs: Vec<NamedDrug>,
@@ -46,6 +55,8 @@ pub struct GraphQuestion {
     pub shared: bool,
     /// Content words nothing above accounts for.
     pub unrecognized: Vec<String>,
+    /// The runs of words nothing above accounts for, as phrases.
+    pub unread_phrases: Vec<UnreadPhrase>,
     pub form: QuestionForm,
     /// Names of the drugs named that have no label in the index (they are partners).
     pub unlabelled: Vec<String>,

@@ -100,6 +100,7 @@ mod tests {
                 "avoid",
                 "most-common-list",
                 "allergy",
+                "exception",
             ],
         ),
         (

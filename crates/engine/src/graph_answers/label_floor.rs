@@ -22,6 +22,7 @@ use crate::search::lexical::labels_texts;
 use crate::tables::graph as tables;
 use crate::understand::{name_parts, without_salts};
 use crate::verify::{Verification, Verifier};
+use drugcite_store::StoredSegment;
 
 /// The sections whose statements can raise a verdict, with the relation each states
 /// (`verdict-floor-sections.tsv`).
@@ -59,20 +60,11 @@ pub fn label_floor(
     wording: &str,
 ) -> Result<LabelFloor, EngineError> {
     let asks_allergy = contains_any_word(&wording.to_lowercase(), &allergy_words());
-    let mut subjects: Vec<Node> = question
-        .drugs
-        .iter()
-        .filter(|d| !d.is_class)
-        .flat_map(|d| d.nodes.iter())
-        .filter(|n| n.kind == NodeKind::Drug && !n.unlabelled)
-        .cloned()
-        .collect();
-    subjects.extend(combinations_named(live, question));
     let mut floor = LabelFloor {
         statements: Vec::new(),
         labels_read: BTreeSet::new(),
     };
-    for subject in &subjects {
+    for subject in &subjects(live, question) {
         let asked = asked_about(question, subject);
         if asked.is_empty() {
             continue;
@@ -82,34 +74,78 @@ pub fn label_floor(
             .iter()
             .map(|&l| live.snapshot.labels()[l as usize].set_id.clone());
         floor.labels_read.extend(set_ids);
-        for (section, section_kind) in SECTIONS.iter() {
-            for hit in labels_texts(live, &labels, Some(section), *TEXTS_READ)? {
-                let Verification::Verified(segment) = verifier.verify(hit.best)? else {
+        for text in floor_texts(live, verifier, &labels)? {
+            for thing in &asked {
+                let ignore_allergy = !asks_allergy && thing.node.kind != NodeKind::Condition;
+                let Some(kind) = stated(&text.segment.text, text.kind, thing, ignore_allergy)
+                else {
                     continue;
                 };
-                for thing in &asked {
-                    let ignore_allergy = !asks_allergy && thing.node.kind != NodeKind::Condition;
-                    let Some(kind) = stated(&segment.text, *section_kind, thing, ignore_allergy)
-                    else {
-                        continue;
+                let known = floor.statements.iter().any(|s| {
+                    s.drug == subject.name && s.kind == kind && s.target.id == thing.node.id
+                });
+                if !known {
+                    let evidence = EvidenceText {
+                        segment: Arc::clone(&text.segment),
+                        also_in: AlsoIn::default(),
                     };
-                    let known = floor.statements.iter().any(|s| {
-                        s.drug == subject.name && s.kind == kind && s.target.id == thing.node.id
-                    });
-                    if !known {
-                        let evidence = EvidenceText {
-                            segment: Arc::clone(&segment),
-                            also_in: AlsoIn::default(),
-                        };
-                        floor
-                            .statements
-                            .push(relationship(subject, thing, kind, section, evidence));
-                    }
+                    floor.statements.push(relationship(
+                        subject,
+                        thing,
+                        kind,
+                        text.section,
+                        evidence,
+                    ));
                 }
             }
         }
     }
     Ok(floor)
+}
+
+/// The labelled drugs a yes/no question names, and the labelled combination products of
+/// those it names: whose labels' texts the floor reads.
+pub(super) fn subjects(live: &Live, question: &GraphQuestion) -> Vec<Node> {
+    let mut subjects: Vec<Node> = question
+        .drugs
+        .iter()
+        .filter(|d| !d.is_class)
+        .flat_map(|d| d.nodes.iter())
+        .filter(|n| n.kind == NodeKind::Drug && !n.unlabelled)
+        .cloned()
+        .collect();
+    subjects.extend(combinations_named(live, question));
+    subjects
+}
+
+/// One current text of a floor section of a drug's labels.
+pub(super) struct FloorText {
+    pub section: &'static str,
+    /// The relation a sentence of the section states.
+    pub kind: RelationType,
+    pub segment: Arc<StoredSegment>,
+}
+
+/// The current texts of the floor sections (`verdict-floor-sections.tsv`) in `labels`, at
+/// most `floor_texts_read` per section, each verified.
+pub(super) fn floor_texts(
+    live: &Live,
+    verifier: &Verifier,
+    labels: &BTreeSet<u32>,
+) -> Result<Vec<FloorText>, EngineError> {
+    let mut texts = Vec::new();
+    for (section, kind) in SECTIONS.iter() {
+        for hit in labels_texts(live, labels, Some(section), *TEXTS_READ)? {
+            if let Verification::Verified(segment) = verifier.verify(hit.best)? {
+                texts.push(FloorText {
+                    section: section.as_str(),
+                    kind: *kind,
+                    segment,
+                });
+            }
+        }
+    }
+    Ok(texts)
 }
 
 /// The relation a text of `section` states about `thing`: the first of its sentences that
@@ -125,7 +161,7 @@ fn stated(
         if ignore_allergy && contains_any_word(&lower, &allergy_words()) {
             return None;
         }
-        let key = key_of(&lower);
+        let key = text_key(&lower);
         thing
             .keys
             .iter()
@@ -133,6 +169,12 @@ fn stated(
             .then(|| sentence_relation(section_kind, &lower))
             .flatten()
     })
+}
+
+/// The key of a label's words as the floor matches them: a typographic apostrophe read as a
+/// straight one ("St. John’s wort" as asked "St. John's wort").
+pub(super) fn text_key(text: &str) -> String {
+    key_of(&text.to_lowercase().replace('\u{2019}', "'"))
 }
 
 /// The other things the question names besides `subject`: its conditions and populations, and
@@ -228,7 +270,7 @@ fn first_words(parts: &[String]) -> BTreeSet<String> {
 }
 
 /// The ordinals of the labels whose drug is `name`.
-fn labels_of(live: &Live, name: &str) -> BTreeSet<u32> {
+pub(super) fn labels_of(live: &Live, name: &str) -> BTreeSet<u32> {
     live.snapshot
         .labels()
         .iter()

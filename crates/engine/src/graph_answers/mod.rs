@@ -4,7 +4,8 @@
 //! `also_in`). Reads the evidence text for what the graph keeps as fingerprints: the
 //! instruction of an interaction, the verdict of a yes/no question, the label's own order of
 //! the most common side effects (`common.rs`), and the verdict's floor from the labels' own
-//! Contraindications, Boxed Warning and Warnings sentences (`label_floor.rs`). Owns the graph loaded from
+//! Contraindications, Boxed Warning and Warnings sentences (`label_floor.rs`), which also name
+//! the conditions a question asks about in words the reader lacks (`unread_conditions.rs`). Owns the graph loaded from
 //! Neo4j; no HTTP, no ranking of search.
 
 mod answer;
@@ -13,6 +14,7 @@ mod label_floor;
 pub mod medication_list;
 pub mod question;
 mod service;
+mod unread_conditions;
 pub mod verdict;
 
 pub use answer::{AnsweredRelationship, EvidenceText, GraphAnswer, PairVerdict};

@@ -17,7 +17,9 @@ use crate::graph::build::target_nodes;
 use crate::graph::enzymes::{enzyme_classes, question_class_names};
 use crate::graph::findings::lab_findings;
 use crate::graph::model::{Node, RelationType};
-use crate::graph::query::{GraphQuestion, NamedCondition, NamedDrug, MAX_NAMED, MAX_NAMED_DRUGS};
+use crate::graph::query::{
+    GraphQuestion, NamedCondition, NamedDrug, UnreadPhrase, MAX_NAMED, MAX_NAMED_DRUGS,
+};
 use crate::graph::relations::{Drugs, Target};
 use crate::graph::Reasoner;
 use crate::understand::form::QuestionForm;
@@ -117,6 +119,14 @@ impl Understander<'_> {
             boxed_only: reading.boxed_only,
             shared: reading.shared,
             unrecognized: reading.unrecognized(&covered),
+            unread_phrases: reading
+                .unrecognized_runs(&covered)
+                .into_iter()
+                .map(|run| UnreadPhrase {
+                    relations: reading.governing_relations(&run),
+                    text: reading.text[run].to_owned(),
+                })
+                .collect(),
             form,
             unlabelled,
             guessed_class,

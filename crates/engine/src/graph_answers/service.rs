@@ -12,6 +12,7 @@ use super::answer::{AnsweredRelationship, EvidenceText, Floored, GraphAnswer};
 use super::label_floor::label_floor;
 use super::medication_list::{answer_list, is_medication_list};
 use super::question;
+use super::unread_conditions::unread_conditions;
 use super::verdict::{instruction_about, stated_verdict, verdict, Instruction, Verdict};
 use crate::error::EngineError;
 use crate::graph::{Evidence, Found, GraphQuestion, Node, NodeKind, Reasoner, RelationType};
@@ -21,6 +22,7 @@ use crate::search::collapse::{searchable, AlsoIn};
 use crate::understand::form::{asks_open, QuestionForm};
 use crate::verify::{Verification, Verifier};
 use drugcite_core::domain::{Fingerprint, GraphLimit, MaxHops, Question, TextHash};
+use drugcite_core::text::contains_any_word;
 use drugcite_store::io_error;
 
 /// Evidence texts shown per graph relationship (all are counted).
@@ -98,6 +100,17 @@ impl GraphService {
                     .collect::<Result<Vec<_>, _>>()?;
                 self.with_floor(&live, pair, wording, relationships)
             });
+        }
+        if asks_yes_no(&understood, question.as_str()) {
+            let matcher = reasoner.matcher();
+            let unread = unread_conditions(&live, &self.verifier, matcher, &understood)?;
+            understood.unrecognized.retain(|word| {
+                let word = word.to_lowercase();
+                !unread
+                    .iter()
+                    .any(|c| contains_any_word(&c.text, &[word.as_str()]))
+            });
+            understood.conditions.extend(unread);
         }
         if reads_as_yes_no(&understood, question.as_str()) {
             understood.form = QuestionForm::YesNo;
@@ -256,12 +269,16 @@ fn most_cautious(r: &AnsweredRelationship) -> Verdict {
 /// question, verdict included.
 fn reads_as_yes_no(question: &GraphQuestion, wording: &str) -> bool {
     let named = question.drugs.len() + question.conditions.len();
-    question.form == QuestionForm::Open
+    question.form == QuestionForm::Open && named >= 2 && asks_yes_no(question, wording)
+}
+
+/// A question about a named drug asked yes/no, or tersely in no open form ("X in pt w/ Y?").
+fn asks_yes_no(question: &GraphQuestion, wording: &str) -> bool {
+    let terse = question.form == QuestionForm::Open && !asks_open(wording);
+    (question.form == QuestionForm::YesNo || terse)
         && !question.drugs.is_empty()
-        && named >= 2
         && !question.asks_which
         && !question.shared
-        && !asks_open(wording)
 }
 
 /// A yes/no question naming two things (two drugs or classes, or a drug and a condition).

@@ -134,6 +134,45 @@ impl Reading {
             .filter(|w| !is_filler(w) && w.chars().any(char::is_alphabetic))
             .collect()
     }
+
+    /// The runs of words outside every span of `covered` that nothing but spaces, hyphens or
+    /// apostrophes separate, each from its first to its last content word: the phrases of
+    /// the question nothing above read ("existing tracheoesophageal fistula").
+    pub(crate) fn unrecognized_runs(&self, covered: &[Range<usize>]) -> Vec<Range<usize>> {
+        let content = |span: &Range<usize>| {
+            let word = &self.text[span.clone()];
+            !is_filler(word) && word.chars().any(char::is_alphabetic)
+        };
+        let mut runs: Vec<Vec<Range<usize>>> = Vec::new();
+        let mut last_end: Option<usize> = None;
+        for word in text_words(&self.text) {
+            let span = word.span;
+            if covered
+                .iter()
+                .any(|r| r.start < span.end && span.start < r.end)
+            {
+                last_end = None;
+                continue;
+            }
+            let joined = last_end.is_some_and(|end| {
+                self.text[end..span.start]
+                    .chars()
+                    .all(|c| c == ' ' || c == '-' || c == '\'')
+            });
+            match runs.last_mut() {
+                Some(run) if joined => run.push(span.clone()),
+                _ => runs.push(vec![span.clone()]),
+            }
+            last_end = Some(span.end);
+        }
+        runs.into_iter()
+            .filter_map(|run| {
+                let first = run.iter().find(|w| content(w))?;
+                let last = run.iter().rev().find(|w| content(w))?;
+                Some(first.start..last.end)
+            })
+            .collect()
+    }
 }
 
 /// The relation words of `text`: each set of relation types' cues tried as one alternation,
@@ -266,5 +305,27 @@ mod tests {
         let unrecognized = reading.unrecognized(std::slice::from_ref(&covered));
         assert_eq!(unrecognized, ["risk", "zebras"]);
         assert!(is_filler("carry") && !is_filler("zebras"));
+    }
+
+    #[test]
+    fn unread_words_form_runs_that_punctuation_and_read_words_break() {
+        let question = "sertraline w/ existing tracheo-esophageal fistula, or St. John's wort?";
+        let reading = vocabulary().read(question);
+        let sertraline = reading.text.find("sertraline").unwrap();
+        let covered = sertraline..sertraline + "sertraline".len();
+        let runs: Vec<&str> = reading
+            .unrecognized_runs(std::slice::from_ref(&covered))
+            .into_iter()
+            .map(|run| &reading.text[run])
+            .collect();
+        assert_eq!(
+            runs,
+            [
+                "w",
+                "existing tracheo-esophageal fistula",
+                "st",
+                "john's wort"
+            ]
+        );
     }
 }

@@ -19,7 +19,7 @@ use crate::index::Live;
 use drugcite_store::StoreError;
 use scoring::{searching, Scope};
 
-pub use scoring::{analyse, LexicalHit};
+pub use scoring::{analyse, analysed_spans, LexicalHit};
 
 /// The best `limit` distinct current texts by BM25, best first, each with its best copy; only
 /// copies in the labels (by ordinal) in `within` when given, with the same scores as
@@ -113,4 +113,21 @@ fn candidates(
         None => segments::candidates(&live.snapshot, terms, with_names, scope, limit),
     };
     found.map_err(searching)
+}
+
+/// The share of the index's segments (every copy, current or not) that hold the rarest term
+/// `word` is analysed into: how specific the word is to a few texts. 1 for a word the
+/// analyzer drops.
+pub fn word_share(live: &Live, word: &str) -> Result<f64, StoreError> {
+    let snapshot = &live.snapshot;
+    let searcher = snapshot.searcher();
+    let total = searcher.num_docs().max(1) as f64;
+    let field = snapshot.fields().text;
+    let mut share: f64 = 1.0;
+    for term in analyse(snapshot, word) {
+        let term = tantivy::Term::from_field_text(field, &term);
+        let holding = searcher.doc_freq(&term).map_err(searching)?;
+        share = share.min(holding as f64 / total);
+    }
+    Ok(share)
 }

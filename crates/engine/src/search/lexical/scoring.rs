@@ -111,6 +111,20 @@ pub fn analyse(snapshot: &Snapshot, question: &str) -> Vec<String> {
     terms
 }
 
+/// Every token of `text` after the index's analyzer, with the bytes of `text` it was read
+/// from, in order; empty when the index has no analyzer for its text.
+pub fn analysed_spans(snapshot: &Snapshot, text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let Ok(mut analyzer) = snapshot.index().tokenizer_for_field(snapshot.fields().text) else {
+        return Vec::new();
+    };
+    let mut stream = analyzer.token_stream(text);
+    let mut tokens = Vec::new();
+    while let Some(token) = stream.next() {
+        tokens.push((token.offset_from..token.offset_to, token.text.clone()));
+    }
+    tokens
+}
+
 /// Every token of `text` after the index's analyzer, with its position (stop words leave
 /// gaps), in order; empty when the index has no analyzer for its text.
 pub(super) fn analysed_tokens(snapshot: &Snapshot, text: &str) -> Vec<(usize, String)> {

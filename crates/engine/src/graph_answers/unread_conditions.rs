@@ -1,0 +1,288 @@
+//! The words of a yes/no question that nothing read, looked up in the texts its drugs' labels
+//! state caution in: a phrase of them that a Contraindications, Boxed Warning or Warnings
+//! sentence of the drug's own labels contains ("closed epiphyses", "tracheoesophageal
+//! fistula") is a condition the question asks about, in the label's words, so the verdict's
+//! floor reads it. Only ever adds a condition found in those texts; never guesses a meaning.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use drugcite_core::text::{alphanumeric_words, words, Word};
+
+use super::label_floor::{floor_texts, labels_of, subjects, text_key};
+use crate::conditions::{Matcher, Purpose};
+use crate::error::EngineError;
+use crate::graph::query::{NamedCondition, UnreadPhrase};
+use crate::graph::relations::sentences;
+use crate::graph::wording::threshold;
+use crate::graph::GraphQuestion;
+use crate::index::Live;
+use crate::search::lexical::{analysed_spans, word_share};
+use crate::understand::is_filler;
+use crate::verify::Verifier;
+
+/// The largest share of the index's segments a single unread word may appear in and still be
+/// looked up alone (`thresholds.tsv`: `unread_word_max_share`).
+static WORD_MAX_SHARE: LazyLock<f64> = LazyLock::new(|| threshold("unread_word_max_share"));
+/// The same for the rarest word of a phrase of several (`unread_phrase_max_share`): "after
+/// taking" names nothing, "lumbar puncture" does.
+static PHRASE_MAX_SHARE: LazyLock<f64> = LazyLock::new(|| threshold("unread_phrase_max_share"));
+
+/// Words that open an exception to what a sentence states (`label-cues.tsv`, `exception`).
+static EXCEPTION: LazyLock<Vec<String>> =
+    LazyLock::new(|| crate::graph::wording::label_cues("exception", "phrase"));
+
+/// One way to read part of an unread phrase: its words as asked and their terms as the
+/// index analyses text (stemmed: "constipated" and "constipation" are one term).
+struct Candidate {
+    /// Which phrase of the question, and which of its words (indexes).
+    phrase: usize,
+    words: Range<usize>,
+    text: String,
+    terms: Vec<String>,
+    /// A single word too common in the index to name one thing alone ("constipated"): it
+    /// counts only where the label's word for it is a whole condition of the vocabulary.
+    common: bool,
+}
+
+/// The conditions the question's unread phrases name in the words of its drugs' floor texts,
+/// each with the label's own words for it, longest first; none when it names no labelled
+/// drug.
+pub fn unread_conditions(
+    live: &Live,
+    verifier: &Verifier,
+    matcher: &Matcher,
+    question: &GraphQuestion,
+) -> Result<Vec<NamedCondition>, EngineError> {
+    if question.unread_phrases.is_empty() {
+        return Ok(Vec::new());
+    }
+    let subjects: Vec<BTreeSet<u32>> = subjects(live, question)
+        .iter()
+        .map(|subject| labels_of(live, &subject.name))
+        .collect();
+    let names = name_words(live, &subjects);
+    let candidates = candidates(live, &question.unread_phrases, &names)?;
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stated: BTreeMap<usize, String> = BTreeMap::new();
+    for labels in &subjects {
+        for text in floor_texts(live, verifier, labels)? {
+            let text = &text.segment.text;
+            for range in sentences(text) {
+                let sentence = &text[range];
+                let tokens = analysed_spans(&live.snapshot, sentence);
+                let mut conditions = None;
+                for (at, candidate) in candidates.iter().enumerate() {
+                    let Some(words) = stated_words(&tokens, &candidate.terms) else {
+                        continue;
+                    };
+                    if in_exception(sentence, words.start) {
+                        continue;
+                    }
+                    if candidate.common {
+                        let found = conditions.get_or_insert_with(|| {
+                            matcher.find(&sentence.to_lowercase(), Purpose::Conditions)
+                        });
+                        if !found.iter().any(|m| m.span == words) {
+                            continue;
+                        }
+                    }
+                    stated
+                        .entry(at)
+                        .or_insert_with(|| sentence[words].to_owned());
+                }
+            }
+        }
+    }
+    Ok(longest_first(&candidates, &stated)
+        .map(|(candidate, label_words)| {
+            let phrase = &question.unread_phrases[candidate.phrase];
+            NamedCondition {
+                text: candidate.text.clone(),
+                name: label_words.to_lowercase(),
+                keys: vec![text_key(label_words), text_key(&candidate.text)],
+                ids: Vec::new(),
+                relations: phrase.relations.clone(),
+            }
+        })
+        .collect())
+}
+
+/// Whether `at` of `sentence` is inside an exception it makes ("… unless a permanent
+/// pacemaker is in place"): after an exception cue (`label-cues.tsv`, group `exception`) with
+/// no closing parenthesis or semicolon between.
+fn in_exception(sentence: &str, at: usize) -> bool {
+    let before = sentence[..at].to_lowercase();
+    EXCEPTION
+        .iter()
+        .filter_map(|cue| last_word_match(&before, cue))
+        .max()
+        .is_some_and(|end| !before[end..].contains([')', ';']))
+}
+
+/// Where the last whole-word occurrence of `cue` in `text` ends.
+fn last_word_match(text: &str, cue: &str) -> Option<usize> {
+    text.rmatch_indices(cue)
+        .map(|(at, _)| (at, at + cue.len()))
+        .find(|&(start, end)| {
+            let open = text[..start]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric());
+            let close = text[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric());
+            open && close
+        })
+        .map(|(_, end)| end)
+}
+
+/// The bytes of the sentence whose analysed tokens are `terms`, in a row.
+fn stated_words(tokens: &[(Range<usize>, String)], terms: &[String]) -> Option<Range<usize>> {
+    if terms.is_empty() || tokens.len() < terms.len() {
+        return None;
+    }
+    tokens.windows(terms.len()).find_map(|window| {
+        let same = window
+            .iter()
+            .zip(terms)
+            .all(|((_, token), term)| token == term);
+        same.then(|| window[0].0.start..window[terms.len() - 1].0.end)
+    })
+}
+
+/// Every part of each phrase that starts and ends with a content word: a single word, or
+/// several of which one is rare in the index.
+fn candidates(
+    live: &Live,
+    phrases: &[UnreadPhrase],
+    names: &BTreeSet<String>,
+) -> Result<Vec<Candidate>, EngineError> {
+    let mut out = Vec::new();
+    for (at, phrase) in phrases.iter().enumerate() {
+        let found = words(&phrase.text);
+        let content: Vec<bool> = found
+            .iter()
+            .map(|w| {
+                let word = &phrase.text[w.span.clone()];
+                !is_filler(word) && word.chars().any(char::is_alphabetic) && !names.contains(word)
+            })
+            .collect();
+        for start in (0..found.len()).filter(|&i| content[i]) {
+            for end in (start..found.len()).filter(|&j| content[j]) {
+                let span = found[start].span.start..found[end].span.end;
+                let text = &phrase.text[span];
+                let several = start != end;
+                let share = rarest_share(live, &phrase.text, &found[start..=end])?;
+                if !several || share <= *PHRASE_MAX_SHARE {
+                    out.push(Candidate {
+                        phrase: at,
+                        words: start..end + 1,
+                        text: text.to_owned(),
+                        terms: analysed_spans(&live.snapshot, text)
+                            .into_iter()
+                            .map(|(_, term)| term)
+                            .collect(),
+                        common: !several && share > *WORD_MAX_SHARE,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The words of the names a question may call the labels' drugs by (generic, brands,
+/// substances: "hydrobromide", "Aimovig"): the drug asked about, never a condition.
+fn name_words(live: &Live, subjects: &[BTreeSet<u32>]) -> BTreeSet<String> {
+    let labels = live.snapshot.labels();
+    subjects
+        .iter()
+        .flatten()
+        .flat_map(|&at| labels[at as usize].search_names.iter())
+        .flat_map(|name| alphanumeric_words(name))
+        .map(|word| word.to_lowercase())
+        .collect()
+}
+
+/// The share of the index's segments holding the rarest of `words` (of `text`).
+fn rarest_share(live: &Live, text: &str, words: &[Word]) -> Result<f64, EngineError> {
+    let mut rarest: f64 = 1.0;
+    for word in words {
+        rarest = rarest.min(word_share(live, &text[word.span.clone()])?);
+    }
+    Ok(rarest)
+}
+
+/// The stated candidates with the label's words for them, longest first, none overlapping a
+/// longer one of its phrase.
+fn longest_first<'a>(
+    candidates: &'a [Candidate],
+    stated: &'a BTreeMap<usize, String>,
+) -> impl Iterator<Item = (&'a Candidate, &'a str)> {
+    let mut found: Vec<(&Candidate, &str)> = stated
+        .iter()
+        .map(|(&at, words)| (&candidates[at], words.as_str()))
+        .collect();
+    found.sort_by_key(|(c, _)| std::cmp::Reverse(c.words.len()));
+    let mut kept: Vec<(&Candidate, &str)> = Vec::new();
+    for (candidate, words) in found {
+        let overlaps = |(k, _): &(&Candidate, &str)| {
+            k.phrase == candidate.phrase
+                && k.words.start < candidate.words.end
+                && candidate.words.start < k.words.end
+        };
+        if !kept.iter().any(overlaps) {
+            kept.push((candidate, words));
+        }
+    }
+    kept.into_iter()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(pairs: &[(&str, Range<usize>)]) -> Vec<(Range<usize>, String)> {
+        pairs
+            .iter()
+            .map(|(term, span)| (span.clone(), (*term).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn a_phrase_is_stated_where_its_terms_come_in_a_row() {
+        // "history of anaphylaxis to penicillin", stop word dropped by the analyzer
+        let sentence = tokens(&[
+            ("histori", 0..7),
+            ("anaphylaxi", 11..22),
+            ("penicillin", 26..36),
+        ]);
+        let asked = |terms: &[&str]| {
+            let terms: Vec<String> = terms.iter().map(|t| (*t).to_owned()).collect();
+            stated_words(&sentence, &terms)
+        };
+        assert_eq!(asked(&["histori", "anaphylaxi"]), Some(0..22));
+        assert_eq!(asked(&["penicillin"]), Some(26..36));
+        assert_eq!(asked(&["histori", "penicillin"]), None);
+        assert_eq!(asked(&[]), None);
+    }
+
+    #[test]
+    fn words_inside_an_exception_are_not_what_the_sentence_warns_of() {
+        let sentence =
+            "contraindicated in sick sinus syndrome (unless a permanent pacemaker is in \
+                        place), and in patients with severe peripheral arterial disease";
+        let at = |word: &str| sentence.find(word).unwrap();
+        assert!(in_exception(sentence, at("pacemaker")));
+        assert!(!in_exception(sentence, at("peripheral")));
+        assert!(!in_exception(sentence, at("sick sinus")));
+        let without = "sick sinus syndrome without a pacemaker";
+        assert!(in_exception(without, without.find("pacemaker").unwrap()));
+        assert!(!in_exception("exceptionally rare agranulocytosis", 14));
+    }
+}
