@@ -1,7 +1,8 @@
 //! POST /v1/graph over a few real NSAID and diuretic labels: what an NSAID label states for
 //! its class ("Lithium Clinical Impact: NSAIDs have produced elevations in plasma lithium
 //! levels … Intervention: … monitor") answers for an NSAID whose own label does not state it,
-//! with the table row's instruction; "diuretics" speaks for "potassium-sparing diuretics".
+//! with the table row's instruction, also when the question says why each drug is taken;
+//! "diuretics" speaks for "potassium-sparing diuretics".
 
 use std::io::BufRead;
 
@@ -76,6 +77,27 @@ async fn an_nsaid_class_statement_answers_for_ibuprofen_with_the_rows_instructio
         assert_eq!(verified.body["data"]["verified"], true);
         assert_eq!(verified.body["data"]["text"], e["text"]);
     }
+}
+
+#[tokio::test]
+async fn two_drugs_asked_with_why_each_is_taken_still_get_the_pairs_verdict() {
+    let dir = scratch_dir();
+    let app = app(&dir).await;
+    let data = app
+        .graph(
+            "My mother takes lithium for her bipolar disorder and wants ibuprofen for her back \
+             pain. Can she take both?",
+            2,
+        )
+        .await;
+    assert_eq!(data["verdict"], "use_with_caution", "{data}");
+    let stated = relationships(&data)
+        .iter()
+        .any(|r| r["target"] == "lithium" && r["type"] == "interaction");
+    assert!(
+        stated,
+        "the pair's class statement is among the rows: {data}"
+    );
 }
 
 #[tokio::test]

@@ -18,8 +18,11 @@ long form. Variants differing only in hyphens or case are one long form.
 An acronym is kept when at least MIN_LABELS labels define it (MIN_LABELS_TWO_LETTERS for two
 letters: "PM", "ER", "PI" mean other things in questions) and one long form holds at least
 MIN_SHARE of the labels that define it ("CR" is "complete response" and "controlled release"),
-unless it ends a brand name of the corpus ("XR", "ODT": a product, not a concept) or its letters
-are a word the labels write in lowercase in more than MAX_WORD_SHARE of labels ("NO", "OR").
+unless it ends a brand name of the corpus ("XR", "ODT": a product, not a concept), its letters
+are a word the labels write in lowercase in more than MAX_WORD_SHARE of labels ("NO", "OR"), or
+the labels write it by itself: at least SELF_WRITTEN times as many labels hold the short form as
+a word as hold its long form ("CYP3A4", "HIV", "AUC": a question's acronym already meets the
+labels' own word, and spelled out it would only part "strong" from "CYP3A4 inhibitors").
 Python standard library only; deterministic.
 
 Usage: crates/lab/scripts/mine-acronyms.py LABELS.jsonl.gz > graph/label-acronyms.tsv
@@ -35,6 +38,7 @@ MIN_LABELS = 3
 MIN_SHARE = 0.6
 MIN_LABELS_TWO_LETTERS = 20
 MAX_WORD_SHARE = 0.02
+SELF_WRITTEN = 2
 FILLERS = ("the", "a", "an", "and", "or", "of", "with", "in", "to", "for", "by", "are", "is")
 NOT_CLINICAL = ("description", "how_supplied", "storage_and_handling", "package_label_principal_display_panel",
                 "spl_unclassified_section", "clinical_studies", "nonclinical_toxicology", "references",
@@ -132,6 +136,27 @@ def definitions(text):
         yield short, singular_long(found) if plural else found
 
 
+def phrase_key(text):
+    return re.sub(r"[-\s]+", " ", text.lower())
+
+
+def self_written(paths, kept):
+    """The acronyms of `kept` (short form -> long form) that at least SELF_WRITTEN times as many
+    labels write as a word (or its plural) as write their long form."""
+    longs = {short: phrase_key(found) for short, found in kept.items()}
+    short_in, long_in = collections.Counter(), collections.Counter()
+    for path in paths:
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            for line in lines:
+                record = json.loads(line)
+                text = " ".join(all_text(record))
+                words, key = set(WORD.findall(text)), phrase_key(text)
+                for short, found in longs.items():
+                    short_in[short] += short in words or short + "s" in words
+                    long_in[short] += found in key
+    return {short for short in kept if short_in[short] >= SELF_WRITTEN * long_in[short]}
+
+
 def main(paths):
     labels_of = collections.defaultdict(lambda: collections.defaultdict(set))
     surface = collections.defaultdict(collections.Counter)
@@ -159,7 +184,7 @@ def main(paths):
     print("# mined from the openFDA labels by crates/lab/scripts/mine-acronyms.py (see there for the")
     print("# rule); regenerate, do not edit by hand. Read by crates/engine/src/understand/acronyms.rs:")
     print("# a question's word written exactly as the acronym (or its plural) is read as the long form.")
-    print("acronym\tlong_form\tlabels\tsource")
+    kept = {}
     for short in sorted(labels_of):
         forms = labels_of[short]
         defining = set().union(*forms.values())
@@ -169,9 +194,14 @@ def main(paths):
             continue
         if short.upper() in endings or lowercase_in[short.lower()] > MAX_WORD_SHARE * records:
             continue
-        written = surface[(short, key)].most_common(1)[0][0]
-        source = f"mined: crates/lab/scripts/mine-acronyms.py over {names}; {len(labels)} of {len(defining)} defining labels"
-        print(f"{short}\t{written}\t{len(labels)}\t{source}")
+        kept[short] = (surface[(short, key)].most_common(1)[0][0], len(labels), len(defining))
+    written_alone = self_written(paths, {short: found for short, (found, _, _) in kept.items()})
+    print("acronym\tlong_form\tlabels\tsource")
+    for short, (written, labels, defining) in kept.items():
+        if short in written_alone:
+            continue
+        source = f"mined: crates/lab/scripts/mine-acronyms.py over {names}; {labels} of {defining} defining labels"
+        print(f"{short}\t{written}\t{labels}\t{source}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,19 @@ pub fn is_medication_list(question: &GraphQuestion) -> bool {
         && !question.shared
 }
 
+/// The pair of drugs a yes/no question names beside its conditions ("takes Camzyos … being
+/// treated for TB and needs rifampin. Can he take both?"): the conditions may be only why each
+/// is taken, so the pair is asked too ("both" here asks about taking them together, not what
+/// they share).
+pub fn named_pair(question: &GraphQuestion) -> Option<GraphQuestion> {
+    match question.drugs.as_slice() {
+        [a, b] if !question.conditions.is_empty() && !question.asks_which => {
+            Some(pair_question(question, a, b))
+        }
+        _ => None,
+    }
+}
+
 /// The yes/no question about one pair of the list.
 pub fn pair_question(list: &GraphQuestion, a: &NamedDrug, b: &NamedDrug) -> GraphQuestion {
     GraphQuestion {

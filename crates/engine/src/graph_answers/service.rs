@@ -10,7 +10,7 @@ use arc_swap::ArcSwapOption;
 
 use super::answer::{AnsweredRelationship, EvidenceText, Floored, GraphAnswer};
 use super::label_floor::label_floor;
-use super::medication_list::{answer_list, is_medication_list};
+use super::medication_list::{answer_list, is_medication_list, named_pair};
 use super::question;
 use super::unread_conditions::unread_conditions;
 use super::verdict::{instruction_about, stated_verdict, verdict, Instruction, Verdict};
@@ -90,15 +90,10 @@ impl GraphService {
             &live.vocabulary,
             live.snapshot.labels(),
         );
+        let wording = question.as_str();
         if is_medication_list(&understood) {
-            let wording = question.as_str();
             return answer_list(understood, |pair| {
-                let found = reasoner.graph().answer(pair, max_hops.get(), usize::MAX);
-                let relationships = found
-                    .iter()
-                    .map(|f| self.answered(&live, f, false))
-                    .collect::<Result<Vec<_>, _>>()?;
-                self.with_floor(&live, pair, wording, relationships)
+                self.pair_floored(&live, &reasoner, pair, wording, max_hops)
             });
         }
         if asks_yes_no(&understood, question.as_str()) {
@@ -140,8 +135,12 @@ impl GraphService {
         };
         if asks_verdict(&answer.understood) {
             let shown = relationships.len();
-            let floored =
+            let mut floored =
                 self.with_floor(&live, &answer.understood, question.as_str(), relationships)?;
+            if let Some(pair) = named_pair(&answer.understood) {
+                let stated = self.pair_floored(&live, &reasoner, &pair, wording, max_hops)?;
+                floored = joined(floored, stated);
+            }
             answer.verdict = Some(floored.verdict);
             answer.labels_read = Some(floored.labels.len());
             answer.total += floored.relationships.len() - shown;
@@ -149,6 +148,24 @@ impl GraphService {
         }
         answer.relationships = relationships;
         Ok(answer)
+    }
+
+    /// The yes/no question about two drugs answered: every statement the graph holds between
+    /// them, with the labels' floor.
+    fn pair_floored(
+        &self,
+        live: &Live,
+        reasoner: &Reasoner,
+        pair: &GraphQuestion,
+        wording: &str,
+        max_hops: MaxHops,
+    ) -> Result<Floored, EngineError> {
+        let found = reasoner.graph().answer(pair, max_hops.get(), usize::MAX);
+        let relationships = found
+            .iter()
+            .map(|f| self.answered(live, f, false))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.with_floor(live, pair, wording, relationships)
     }
 
     /// The relationships of a yes/no question with what the labels' own text adds above them
@@ -247,6 +264,24 @@ fn about_drugs(question: &GraphQuestion) -> bool {
 
 fn names_a_drug(r: &AnsweredRelationship) -> bool {
     matches!(r.target.kind, NodeKind::Drug | NodeKind::DrugClass)
+}
+
+/// Two answers to one question (its conditions, and the pair of drugs it also names) as one:
+/// every relationship once, most cautious first, and the more cautious verdict.
+fn joined(mut first: Floored, second: Floored) -> Floored {
+    for r in second.relationships {
+        let known = first
+            .relationships
+            .iter()
+            .any(|k| k.drug == r.drug && k.kind == r.kind && k.target.id == r.target.id);
+        if !known {
+            first.relationships.push(r);
+        }
+    }
+    first.relationships.sort_by_key(most_cautious);
+    first.verdict = first.verdict.min(second.verdict);
+    first.labels.extend(second.labels);
+    first
 }
 
 /// What a relationship states, as `verdict` reads it: type, instruction, boxed or not.

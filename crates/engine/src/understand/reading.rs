@@ -320,12 +320,7 @@ mod tests {
             .collect();
         assert_eq!(
             runs,
-            [
-                "w",
-                "existing tracheo-esophageal fistula",
-                "st",
-                "john's wort"
-            ]
+            ["existing tracheo-esophageal fistula", "st", "john's wort"]
         );
     }
 }

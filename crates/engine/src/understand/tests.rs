@@ -529,6 +529,12 @@ fn acronyms_in_capitals_name_the_class_their_long_form_names() {
     );
     let read_as = v.understand("ACEi in pregnancy?").read_as;
     assert_eq!(read_as[0].asked, "ACEi");
+    let (enzyme, read_as) = v.respelled("strong CYP3A4 inhibitors and HIV");
+    assert_eq!(
+        (enzyme.as_str(), read_as.len()),
+        ("strong cyp3a4 inhibitors and hiv", 0),
+        "acronyms the labels write by themselves stay as written"
+    );
 }
 
 #[test]
