@@ -15,10 +15,11 @@ use crate::conditions::{Matcher, Purpose};
 use crate::error::EngineError;
 use crate::graph::query::{NamedCondition, UnreadPhrase};
 use crate::graph::relations::sentences;
-use crate::graph::wording::threshold;
+use crate::graph::wording::{count, threshold};
 use crate::graph::GraphQuestion;
 use crate::index::Live;
 use crate::search::lexical::{analysed_spans, word_share};
+use crate::tables::graph as tables;
 use crate::understand::is_filler;
 use crate::verify::Verifier;
 
@@ -33,6 +34,23 @@ static PHRASE_MAX_SHARE: LazyLock<f64> = LazyLock::new(|| threshold("unread_phra
 static EXCEPTION: LazyLock<Vec<String>> =
     LazyLock::new(|| crate::graph::wording::label_cues("exception", "phrase"));
 
+/// Adjective endings and the noun endings of the conditions they name, in file order.
+static ADJECTIVE_ENDINGS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+    let table = tables::ADJECTIVE_ENDINGS.rows();
+    let (adjective, noun) = (
+        table.column("adjective_ending"),
+        table.column("noun_ending"),
+    );
+    table
+        .rows()
+        .iter()
+        .map(|row| (row.cell(adjective).to_owned(), row.cell(noun).to_owned()))
+        .collect()
+});
+/// The fewest letters an adjective keeps before its ending for a noun to be made of it
+/// (`thresholds.tsv`: `adjective_min_stem`).
+static MIN_STEM: LazyLock<usize> = LazyLock::new(|| count("adjective_min_stem"));
+
 /// One way to read part of an unread phrase: its words as asked and their terms as the
 /// index analyses text (stemmed: "constipated" and "constipation" are one term).
 struct Candidate {
@@ -41,8 +59,9 @@ struct Candidate {
     words: Range<usize>,
     text: String,
     terms: Vec<String>,
-    /// A single word too common in the index to name one thing alone ("constipated"): it
-    /// counts only where the label's word for it is a whole condition of the vocabulary.
+    /// A single word too common in the index to name one thing alone ("constipated"), or the
+    /// noun of an adjective ("anuric": "anuria"): it counts only where the label's word for
+    /// it is a whole condition of the vocabulary.
     common: bool,
 }
 
@@ -179,21 +198,42 @@ fn candidates(
                 let several = start != end;
                 let share = rarest_share(live, &phrase.text, &found[start..=end])?;
                 if !several || share <= *PHRASE_MAX_SHARE {
+                    let terms = |text: &str| -> Vec<String> {
+                        let analysed = analysed_spans(&live.snapshot, text).into_iter();
+                        analysed.map(|(_, term)| term).collect()
+                    };
                     out.push(Candidate {
                         phrase: at,
                         words: start..end + 1,
                         text: text.to_owned(),
-                        terms: analysed_spans(&live.snapshot, text)
-                            .into_iter()
-                            .map(|(_, term)| term)
-                            .collect(),
+                        terms: terms(text),
                         common: !several && share > *WORD_MAX_SHARE,
                     });
+                    let nouns = if several { Vec::new() } else { nouns_of(text) };
+                    out.extend(nouns.into_iter().map(|noun| Candidate {
+                        phrase: at,
+                        words: start..end + 1,
+                        text: text.to_owned(),
+                        terms: terms(&noun),
+                        common: true,
+                    }));
                 }
             }
         }
     }
     Ok(out)
+}
+
+/// The nouns an adjective may be of ("anuric": "anuria"; `adjective-endings.tsv`), each
+/// ending that fits giving one.
+fn nouns_of(word: &str) -> Vec<String> {
+    ADJECTIVE_ENDINGS
+        .iter()
+        .filter_map(|(adjective, noun)| {
+            let stem = word.strip_suffix(adjective.as_str())?;
+            (stem.len() >= *MIN_STEM).then(|| format!("{stem}{noun}"))
+        })
+        .collect()
 }
 
 /// The words of the names a question may call the labels' drugs by (generic, brands,
@@ -270,6 +310,18 @@ mod tests {
         assert_eq!(asked(&["penicillin"]), Some(26..36));
         assert_eq!(asked(&["histori", "penicillin"]), None);
         assert_eq!(asked(&[]), None);
+    }
+
+    #[test]
+    fn an_adjective_is_also_read_as_the_nouns_its_ending_makes() {
+        assert_eq!(nouns_of("anuric"), ["anuria", "anury"]);
+        assert_eq!(
+            nouns_of("cirrhotic"),
+            ["cirrhosis", "cirrhotia", "cirrhoty"]
+        );
+        assert_eq!(nouns_of("epileptic")[0], "epilepsy");
+        assert_eq!(nouns_of("glaucomatous"), ["glaucoma"]);
+        assert!(nouns_of("tic").is_empty() && nouns_of("pregnant").is_empty());
     }
 
     #[test]

@@ -101,6 +101,11 @@ pub const SECTION_RELATIONS: TableSource =
 /// The sections a yes/no verdict reads for its floor, with the relation each states.
 pub const VERDICT_FLOOR_SECTIONS: TableSource =
     graph_table!("verdict-floor-sections", &["section", "relation", "source"]);
+/// Adjective endings and the noun endings of the conditions they name.
+pub const ADJECTIVE_ENDINGS: TableSource = graph_table!(
+    "adjective-endings",
+    &["adjective_ending", "noun_ending", "source"]
+);
 /// Abbreviations whose full stop does not end a sentence.
 pub const SENTENCE_ABBREVIATIONS: TableSource =
     graph_table!("sentence-abbreviations", &["abbreviation", "source"]);
@@ -118,6 +123,7 @@ pub const ALL: &[&TableSource] = &[
     &LAB_FINDINGS,
     &SECTION_RELATIONS,
     &VERDICT_FLOOR_SECTIONS,
+    &ADJECTIVE_ENDINGS,
     &SENTENCE_ABBREVIATIONS,
     &BRANDS,
     &DRUG_ABBREVIATIONS,
