@@ -22,6 +22,7 @@ mod envelopes;
 mod examples;
 mod extract;
 mod graph;
+mod graph_ages;
 mod graph_answers;
 mod graph_caps;
 mod graph_class_level;

@@ -57,6 +57,8 @@ pub struct GraphQuestion {
     pub unrecognized: Vec<String>,
     /// The runs of words nothing above accounts for, as phrases.
     pub unread_phrases: Vec<UnreadPhrase>,
+    /// The age of the person asked about, in months, when the question states it.
+    pub age_months: Option<u32>,
     pub form: QuestionForm,
     /// Names of the drugs named that have no label in the index (they are partners).
     pub unlabelled: Vec<String>,

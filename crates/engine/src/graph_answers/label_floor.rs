@@ -20,6 +20,7 @@ use crate::index::Live;
 use crate::search::collapse::AlsoIn;
 use crate::search::lexical::labels_texts;
 use crate::tables::graph as tables;
+use crate::understand::ages::age_limits;
 use crate::understand::{name_parts, without_salts};
 use crate::verify::{Verification, Verifier};
 use drugcite_store::StoredSegment;
@@ -50,6 +51,9 @@ struct Asked {
     node: Node,
     /// Normalised keys (`key_of`) of its phrases.
     keys: Vec<String>,
+    /// A population asked of a person whose age the question states: that age, in years (a
+    /// sentence limited to other ages is not about them).
+    age: Option<f32>,
 }
 
 /// Reads the floor for `question` (asked as `wording`) over `live`.
@@ -162,13 +166,26 @@ fn stated(
             return None;
         }
         let key = text_key(&lower);
-        thing
-            .keys
-            .iter()
-            .any(|k| key_contains(&key, k))
+        let named = thing.keys.iter().any(|k| key_contains(&key, k));
+        let applies = match thing.age {
+            Some(age) => of_age(&lower, age, named),
+            None => named,
+        };
+        applies
             .then(|| sentence_relation(section_kind, &lower))
             .flatten()
     })
+}
+
+/// Whether a sentence (lowercase) is about a person of `age` years: its age limits include
+/// the age, or it sets none and names the population (`named`).
+fn of_age(lower: &str, age: f32, named: bool) -> bool {
+    let limits = age_limits(lower);
+    if limits.is_empty() {
+        named
+    } else {
+        limits.iter().any(|limit| limit.includes(age))
+    }
 }
 
 /// The key of a label's words as the floor matches them: a typographic apostrophe read as a
@@ -201,9 +218,14 @@ fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
             name: condition.name.clone(),
             unlabelled: false,
         };
+        let age = question
+            .age_months
+            .filter(|_| kind == NodeKind::Population)
+            .map(|months| months as f32 / 12.0);
         asked.push(Asked {
             node,
             keys: keys.into_iter().filter(|k| !k.is_empty()).collect(),
+            age,
         });
     }
     let ingredients = first_words(&name_parts(&subject.name));
@@ -222,6 +244,7 @@ fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
             asked.push(Asked {
                 node: node.clone(),
                 keys: keys.into_iter().collect(),
+                age: None,
             });
         }
     }

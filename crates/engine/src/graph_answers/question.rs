@@ -22,6 +22,7 @@ use crate::graph::query::{
 };
 use crate::graph::relations::{Drugs, Target};
 use crate::graph::Reasoner;
+use crate::understand::ages::{is_pediatric, question_age};
 use crate::understand::form::QuestionForm;
 use crate::understand::populations::{covered_names, populations};
 use crate::understand::{
@@ -91,6 +92,13 @@ impl Understander<'_> {
         }));
         drugs.truncate(MAX_NAMED_DRUGS);
         let mut conditions = self.named_populations(&reading, &mut covered);
+        let age = question_age(lower);
+        covered.extend(age.iter().map(|(span, _)| span.clone()));
+        if let Some(named) = age.as_ref().and_then(|age| self.pediatric(&reading, age)) {
+            if !conditions.iter().any(|c| c.name == named.name) {
+                conditions.push(named);
+            }
+        }
         conditions.extend(self.named_conditions(&reading, &mut covered));
         conditions.truncate(MAX_NAMED);
         let guessed_class = self
@@ -119,6 +127,7 @@ impl Understander<'_> {
             boxed_only: reading.boxed_only,
             shared: reading.shared,
             unrecognized: reading.unrecognized(&covered),
+            age_months: age.map(|(_, years)| (years * 12.0).round() as u32),
             unread_phrases: reading
                 .unrecognized_runs(&covered)
                 .into_iter()
@@ -250,6 +259,26 @@ impl Understander<'_> {
                 }
             })
             .collect()
+    }
+
+    /// The pediatric population of a question about a person younger than the pediatric age
+    /// (`thresholds.tsv`: `pediatric_below_years`), as if it had named "pediatric patients".
+    fn pediatric(&self, reading: &Reading, age: &(Range<usize>, f32)) -> Option<NamedCondition> {
+        let (span, years) = age;
+        if !is_pediatric(*years) {
+            return None;
+        }
+        let name = populations("pediatric patients").into_iter().next()?.name;
+        Some(NamedCondition {
+            text: reading.text[span.clone()].to_owned(),
+            ids: covered_names(&name)
+                .iter()
+                .map(|n| Node::population(n).id)
+                .collect(),
+            keys: self.phrases_of(base_name(&name)),
+            relations: reading.governing_relations(span),
+            name,
+        })
     }
 
     /// Normalised keys of `name` and of its curated synonyms.

@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 use drugcite_core::text::name_words;
 
 mod acronyms;
+pub mod ages;
 mod class_phrases;
 mod cues;
 mod drug_words;

@@ -1,0 +1,61 @@
+//! POST /v1/graph over a real codeine label: the age a question states is read against the
+//! age limits of the label's sentences ("contraindicated for all children younger than 12
+//! years of age"), so a child's age answers `contraindicated` and an adult's makes no
+//! pediatric question of it.
+
+use std::io::BufRead;
+
+use serde_json::Value;
+
+use crate::helpers::{
+    corpus_file, ingest_lexical, scratch_dir, spawn_app_with, write_jsonl, GENEROUS,
+};
+use drugcite_engine::ingest::IngestMode;
+
+fn codeine_lines() -> Vec<String> {
+    let file = std::fs::File::open(corpus_file()).expect("shared corpus missing: see README");
+    std::io::BufReader::new(flate2::read::MultiGzDecoder::new(file))
+        .lines()
+        .map(|l| l.expect("corpus line"))
+        .filter(|line| {
+            let record: Value = serde_json::from_str(line).expect("json");
+            record["openfda"]["generic_name"][0]
+                .as_str()
+                .is_some_and(|g| g.eq_ignore_ascii_case("codeine sulfate"))
+        })
+        .take(1)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_childs_age_is_read_against_the_age_limits_the_label_states() {
+    let dir = scratch_dir();
+    let lines = codeine_lines();
+    assert_eq!(lines.len(), 1, "the corpus holds a codeine sulfate label");
+    let inputs = [write_jsonl(dir.path(), "codeine.jsonl", &lines)];
+    let data_dir = dir.path().join("data");
+    ingest_lexical(&data_dir, &inputs, IngestMode::Full, &[]);
+    let app = spawn_app_with(&data_dir, GENEROUS).await;
+
+    let child = app
+        .graph(
+            "My daughter is 9 and has a bad toothache. Can she take codeine?",
+            2,
+        )
+        .await;
+    assert_eq!(child["verdict"], "contraindicated", "{child}");
+    let evidence = child["relationships"][0]["evidence"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{child}"));
+    assert!(evidence.contains("younger than 12 years"), "{evidence}");
+
+    let adult = app
+        .graph(
+            "My son is 30 and has a bad toothache. Can he take codeine?",
+            2,
+        )
+        .await;
+    let conditions = adult["interpretation"]["conditions"].to_string();
+    assert!(!conditions.contains("pediatric"), "{adult}");
+    assert_ne!(adult["verdict"], "contraindicated", "{adult}");
+}
