@@ -39,9 +39,9 @@ async fn auth_is_checked_before_the_body() {
 #[tokio::test]
 async fn a_revoked_key_stops_working_on_a_running_server() {
     let app = spawn_app().await;
-    let key = create_key(&app.data_dir, &[Scope::Search]);
+    let key = create_key(&app.data_dir, &[Scope::Search]).await;
     assert_eq!(app.search_raw(Some(&key), QUESTION).await.status, 200);
-    revoke_key(&app.data_dir, &key);
+    revoke_key(&app.data_dir, &key).await;
     within_a_second(401, async || {
         app.search_raw(Some(&key), QUESTION).await.status
     })
@@ -52,9 +52,9 @@ async fn a_revoked_key_stops_working_on_a_running_server() {
 #[tokio::test]
 async fn a_key_without_the_scope_is_403() {
     let app = spawn_app().await;
-    let verify_only = create_key(&app.data_dir, &[Scope::Verify]);
+    let verify_only = create_key(&app.data_dir, &[Scope::Verify]).await;
     assert_error(&app.search_raw(Some(&verify_only), QUESTION).await, 403);
-    let search_only = create_key(&app.data_dir, &[Scope::Search]);
+    let search_only = create_key(&app.data_dir, &[Scope::Search]).await;
     let fingerprint = "0".repeat(128);
     assert_error(&app.verify(&fingerprint, Some(&search_only)).await, 403);
     assert_eq!(
@@ -92,7 +92,7 @@ async fn per_key_rate_limit_is_429_with_retry_after() {
         .parse()
         .unwrap();
     assert!((1..=60).contains(&retry_after), "{retry_after}");
-    let other_key = create_key(&app.data_dir, &[Scope::Search]);
+    let other_key = create_key(&app.data_dir, &[Scope::Search]).await;
     assert_eq!(
         app.search_raw(Some(&other_key), QUESTION).await.status,
         200,
@@ -129,7 +129,7 @@ async fn keyless_verify_is_limited_per_client_address() {
 async fn the_accounts_database_is_readable_by_its_owner_only() {
     use std::os::unix::fs::PermissionsExt;
     let dir = crate::helpers::scratch_dir();
-    create_key(dir.path(), &[Scope::Search]);
+    create_key(dir.path(), &[Scope::Search]).await;
     let path = dir.path().join("accounts.sqlite");
     let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600, "{mode:o}");
@@ -167,7 +167,7 @@ async fn failed_authentications_are_limited_per_client_address() {
     })
     .await;
     let data_dir = &subset_index().data_dir;
-    let key = create_key(data_dir, &[Scope::Search]);
+    let key = create_key(data_dir, &[Scope::Search]).await;
     let guess = format!("dck_{}_{}", &key[4..16], "0".repeat(40));
     let guesser = client_from([127, 0, 0, 1]);
     for _ in 0..3 {
@@ -181,7 +181,7 @@ async fn failed_authentications_are_limited_per_client_address() {
     );
     let other = client_from([127, 0, 0, 2]);
     assert_eq!(search_status(&other, addr, &key).await, (200, false));
-    revoke_key(data_dir, &key);
+    revoke_key(data_dir, &key).await;
     within_a_second(401, async || search_status(&other, addr, &key).await.0).await;
     assert_eq!(search_status(&other, addr, &key).await, (401, false));
 }

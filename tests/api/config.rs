@@ -96,7 +96,7 @@ async fn a_settings_file_configures_the_server_and_its_json_access_log() {
     let served = Served::start(command);
     let addr = served.address_after("listening on ");
     let metrics = served.address_after("metrics on http://");
-    let key = create_key(&subset_index().data_dir, &[Scope::Search]);
+    let key = create_key(&subset_index().data_dir, &[Scope::Search]).await;
     let client = reqwest::Client::new();
     let search = client
         .post(format!("http://{addr}/v1/search"))

@@ -103,7 +103,8 @@ async fn a_request_outlasting_the_request_timeout_is_a_500_envelope_with_retry_a
     let key = crate::helpers::create_key(
         &crate::helpers::subset_index().data_dir,
         &drugcite_accounts::scopes::Scope::ALL,
-    );
+    )
+    .await;
     let slow_body = format!(
         "POST /v1/search HTTP/1.1\r\nHost: d\r\nx-api-key: {key}\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{{\"question\":"
     );

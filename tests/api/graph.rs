@@ -167,7 +167,7 @@ async fn bad_graph_requests_get_the_spec_errors() {
     }
     let question = json!({"question": "contraindications of esmolol"});
     assert_error(&app.graph_raw(None, question.clone()).await, 401);
-    let search_only = create_key(&subset_index().data_dir, &[Scope::Search]);
+    let search_only = create_key(&subset_index().data_dir, &[Scope::Search]).await;
     assert_error(&app.graph_raw(Some(&search_only), question).await, 403);
 }
 

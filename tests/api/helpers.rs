@@ -180,50 +180,38 @@ pub fn subset_index() -> &'static SubsetIndex {
     })
 }
 
-/// Runs `work` on the accounts database of `data_dir` (SQLite), on a runtime of its own so
-/// that synchronous helpers can be called from inside a test's runtime.
-pub fn with_accounts<T: Send + 'static>(
-    data_dir: &Path,
-    work: impl AsyncFnOnce(&Accounts) -> T + Send + 'static,
-) -> T {
-    let data_dir = DataDir::new(data_dir);
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("runtime");
-        runtime.block_on(async {
-            let accounts = AccountsConfig::default()
-                .open(&data_dir)
-                .await
-                .expect("accounts database");
-            work(&accounts).await
-        })
-    })
-    .join()
-    .expect("accounts helper")
+/// Runs `work` on the accounts database of `data_dir` (SQLite), on the test's own runtime: a
+/// helper that blocked the runtime would stall the server spawned on it, mid-transaction, and
+/// so wait out the database's busy timeout ("database is locked").
+pub async fn with_accounts<T>(data_dir: &Path, work: impl AsyncFnOnce(&Accounts) -> T) -> T {
+    let accounts = AccountsConfig::default()
+        .open(&DataDir::new(data_dir))
+        .await
+        .expect("accounts database");
+    work(&accounts).await
 }
 
 /// A key of the operator account (unlimited credit) with `scopes`.
-pub fn create_key(data_dir: &Path, scopes: &[Scope]) -> String {
-    let scopes = scopes.to_vec();
-    with_accounts(data_dir, async move |accounts| {
+pub async fn create_key(data_dir: &Path, scopes: &[Scope]) -> String {
+    with_accounts(data_dir, async |accounts| {
         let operator = accounts.operator().await.expect("operator account");
         let name = KeyName::parse("test").unwrap();
         let (_, key) = accounts
-            .create_key(&operator.id, &name, &scopes)
+            .create_key(&operator.id, &name, scopes)
             .await
             .expect("create key");
         key.expose().to_owned()
     })
+    .await
 }
 
 /// Revokes a key as `drugcite keys revoke` does.
-pub fn revoke_key(data_dir: &Path, key: &str) {
-    let id = key[4..16].to_owned();
-    with_accounts(data_dir, async move |accounts| {
-        accounts.revoke_key(None, &id).await.expect("revoke");
-    });
+pub async fn revoke_key(data_dir: &Path, key: &str) {
+    let id = &key[4..16];
+    with_accounts(data_dir, async |accounts| {
+        accounts.revoke_key(None, id).await.expect("revoke");
+    })
+    .await;
 }
 
 /// Asks `status` every 20 ms until it answers `want`, for at most a second: a revocation made
@@ -285,7 +273,7 @@ async fn serve(data_dir: &Path, backend: GraphBackend, limits: Limits) -> TestAp
     TestApp {
         base: format!("http://{addr}"),
         client: reqwest::Client::new(),
-        key: create_key(data_dir, &Scope::ALL),
+        key: create_key(data_dir, &Scope::ALL).await,
         data_dir: data_dir.to_path_buf(),
     }
 }

@@ -164,7 +164,7 @@ async fn mcp_over_http_needs_a_key_and_the_tools_scope() {
         .header("x-api-key", "dc_not_a_key");
     assert_error(&reply(forged).await, 401);
 
-    let verify_only = create_key(&app.data_dir, &[Scope::Verify]);
+    let verify_only = create_key(&app.data_dir, &[Scope::Verify]).await;
     let limited = http_client(&app.base, &verify_only).await;
     let refused = call(&limited, "search_labels", json!({"question": "dizziness"})).await;
     assert_eq!(refused.is_error, Some(true));

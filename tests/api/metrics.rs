@@ -30,7 +30,7 @@ async fn spawn_with_metrics(limits: Limits) -> Observed {
         app: TestApp {
             base: format!("http://{addr}"),
             client: reqwest::Client::new(),
-            key: create_key(data_dir, &Scope::ALL),
+            key: create_key(data_dir, &Scope::ALL).await,
             data_dir: data_dir.clone(),
         },
         metrics_url: format!("http://{metrics_addr}/metrics"),

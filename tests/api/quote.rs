@@ -214,7 +214,7 @@ async fn bad_quote_requests_are_envelopes() {
         assert_eq!(reply.status, 200, "{body}: {}", reply.body);
         assert_eq!(reply.body["data"]["summary"]["count"], count, "{body}");
     }
-    let search_only = create_key(&app.data_dir, &[Scope::Search]);
+    let search_only = create_key(&app.data_dir, &[Scope::Search]).await;
     assert_error(
         &app.check_quote(json!({"quote": "a"}), Some(&search_only))
             .await,
