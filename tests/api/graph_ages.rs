@@ -3,34 +3,18 @@
 //! years of age"), so a child's age answers `contraindicated` and an adult's makes no
 //! pediatric question of it.
 
-use std::io::BufRead;
-
-use serde_json::Value;
-
 use crate::helpers::{
-    corpus_file, ingest_lexical, scratch_dir, spawn_app_with, write_jsonl, GENEROUS,
+    corpus_lines_of, ingest_lexical, scratch_dir, spawn_app_with, write_jsonl, GENEROUS,
 };
 use drugcite_engine::ingest::IngestMode;
-
-fn codeine_lines() -> Vec<String> {
-    let file = std::fs::File::open(corpus_file()).expect("shared corpus missing: see README");
-    std::io::BufReader::new(flate2::read::MultiGzDecoder::new(file))
-        .lines()
-        .map(|l| l.expect("corpus line"))
-        .filter(|line| {
-            let record: Value = serde_json::from_str(line).expect("json");
-            record["openfda"]["generic_name"][0]
-                .as_str()
-                .is_some_and(|g| g.eq_ignore_ascii_case("codeine sulfate"))
-        })
-        .take(1)
-        .collect()
-}
 
 #[tokio::test]
 async fn a_childs_age_is_read_against_the_age_limits_the_label_states() {
     let dir = scratch_dir();
-    let lines = codeine_lines();
+    let lines: Vec<String> = corpus_lines_of(&["codeine sulfate"])
+        .into_iter()
+        .take(1)
+        .collect();
     assert_eq!(lines.len(), 1, "the corpus holds a codeine sulfate label");
     let inputs = [write_jsonl(dir.path(), "codeine.jsonl", &lines)];
     let data_dir = dir.path().join("data");

@@ -4,12 +4,10 @@
 //! with the table row's instruction, also when the question says why each drug is taken;
 //! "diuretics" speaks for "potassium-sparing diuretics".
 
-use std::io::BufRead;
-
 use serde_json::Value;
 
 use crate::helpers::{
-    corpus_file, ingest_lexical, scratch_dir, spawn_app_with, write_jsonl, TestApp, GENEROUS,
+    corpus_lines_of, ingest_lexical, scratch_dir, spawn_app_with, write_jsonl, TestApp, GENEROUS,
 };
 use drugcite_engine::ingest::IngestMode;
 
@@ -23,24 +21,8 @@ const GENERICS: [&str; 4] = [
     "triamterene and hydrochlorothiazide",
 ];
 
-fn nsaid_lines() -> Vec<String> {
-    let file = std::fs::File::open(corpus_file()).expect("shared corpus missing: see README");
-    std::io::BufReader::new(flate2::read::MultiGzDecoder::new(file))
-        .lines()
-        .map(|l| l.expect("corpus line"))
-        .filter(|line| {
-            let record: Value = serde_json::from_str(line).expect("json");
-            let generic = record["openfda"]["generic_name"][0]
-                .as_str()
-                .unwrap_or_default()
-                .to_lowercase();
-            GENERICS.contains(&generic.as_str())
-        })
-        .collect()
-}
-
 async fn app(dir: &tempfile::TempDir) -> TestApp {
-    let lines = nsaid_lines();
+    let lines = corpus_lines_of(&GENERICS);
     assert!(lines.len() >= GENERICS.len(), "{} labels", lines.len());
     let inputs = [write_jsonl(dir.path(), "nsaids.jsonl", &lines)];
     let data_dir = dir.path().join("data");

@@ -115,6 +115,18 @@ fn generic_name(line: &str) -> String {
         .to_lowercase()
 }
 
+/// The corpus lines whose first generic name is one of `generics` (any case), in corpus order.
+pub fn corpus_lines_of(generics: &[&str]) -> Vec<String> {
+    corpus_lines(usize::MAX)
+        .into_iter()
+        .filter(|line| {
+            generics
+                .iter()
+                .any(|g| g.eq_ignore_ascii_case(&generic_name(line)))
+        })
+        .collect()
+}
+
 /// The live index of `data_dir`, opened with the test model's vector space and no graph.
 pub fn open_embedded(data_dir: &Path) -> LiveIndex {
     let options = OpenOptions {
@@ -126,10 +138,7 @@ pub fn open_embedded(data_dir: &Path) -> LiveIndex {
 
 /// A scratch data dir with the embedded index of the corpus's labels of `wanted` (one each).
 pub fn embedded_index_of(wanted: &[&str]) -> tempfile::TempDir {
-    let lines: Vec<String> = corpus_lines(usize::MAX)
-        .into_iter()
-        .filter(|line| wanted.contains(&generic_name(line).as_str()))
-        .collect();
+    let lines = corpus_lines_of(wanted);
     assert_eq!(
         lines.len(),
         wanted.len(),

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use drugcite_core::text::{alphanumeric_words, words, Word};
+use drugcite_core::text::{alphanumeric_words, occurrences, words, Word, WordEdge};
 
 use super::label_floor::{floor_texts, labels_of, subjects, text_key};
 use crate::conditions::{Matcher, Purpose};
@@ -137,27 +137,10 @@ fn in_exception(sentence: &str, at: usize) -> bool {
     let before = sentence[..at].to_lowercase();
     EXCEPTION
         .iter()
-        .filter_map(|cue| last_word_match(&before, cue))
+        .filter_map(|cue| occurrences(&before, cue, WordEdge::Whole).last())
+        .map(|cue| cue.end)
         .max()
         .is_some_and(|end| !before[end..].contains([')', ';']))
-}
-
-/// Where the last whole-word occurrence of `cue` in `text` ends.
-fn last_word_match(text: &str, cue: &str) -> Option<usize> {
-    text.rmatch_indices(cue)
-        .map(|(at, _)| (at, at + cue.len()))
-        .find(|&(start, end)| {
-            let open = text[..start]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !c.is_alphanumeric());
-            let close = text[end..]
-                .chars()
-                .next()
-                .is_none_or(|c| !c.is_alphanumeric());
-            open && close
-        })
-        .map(|(_, end)| end)
 }
 
 /// The bytes of the sentence whose analysed tokens are `terms`, in a row.
