@@ -59,6 +59,9 @@ pub struct GraphQuestion {
     pub unread_phrases: Vec<UnreadPhrase>,
     /// The age of the person asked about, in months, when the question states it.
     pub age_months: Option<u32>,
+    /// The values of clinical measurements the question states, as written ("crcl 15
+    /// ml/min"): a label sentence's limit they meet names them (`understand::thresholds`).
+    pub measured: Vec<String>,
     pub form: QuestionForm,
     /// Names of the drugs named that have no label in the index (they are partners).
     pub unlabelled: Vec<String>,

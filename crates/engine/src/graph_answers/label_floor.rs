@@ -21,6 +21,8 @@ use crate::search::collapse::AlsoIn;
 use crate::search::lexical::labels_texts;
 use crate::tables::graph as tables;
 use crate::understand::ages::age_limits;
+use crate::understand::measurements::{measured, Measured};
+use crate::understand::thresholds::meets_a_limit;
 use crate::understand::{name_parts, without_salts};
 use crate::verify::{Verification, Verifier};
 use drugcite_store::StoredSegment;
@@ -54,6 +56,9 @@ struct Asked {
     /// A population asked of a person whose age the question states: that age, in years (a
     /// sentence limited to other ages is not about them).
     age: Option<f32>,
+    /// A value of a measurement the question states: a sentence setting a limit it meets
+    /// names it ("LVEF < 55%" for "an LVEF of 50%").
+    measured: Option<Measured>,
 }
 
 /// Reads the floor for `question` (asked as `wording`) over `live`.
@@ -166,7 +171,11 @@ fn stated(
             return None;
         }
         let key = text_key(&lower);
-        let named = thing.keys.iter().any(|k| key_contains(&key, k));
+        let named = thing.keys.iter().any(|k| key_contains(&key, k))
+            || thing
+                .measured
+                .as_ref()
+                .is_some_and(|m| meets_a_limit(m, &lower));
         let applies = match thing.age {
             Some(age) => of_age(&lower, age, named),
             None => named,
@@ -226,7 +235,21 @@ fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
             node,
             keys: keys.into_iter().filter(|k| !k.is_empty()).collect(),
             age,
+            measured: None,
         });
+    }
+    for text in &question.measured {
+        asked.extend(measured(text).into_iter().map(|value| Asked {
+            node: Node {
+                id: format!("{TEXT_ID_PREFIX}{}", key_of(text)),
+                kind: NodeKind::Condition,
+                name: text.clone(),
+                unlabelled: false,
+            },
+            keys: Vec::new(),
+            age: None,
+            measured: Some(value),
+        }));
     }
     let ingredients = first_words(&name_parts(&subject.name));
     let others = question.drugs.iter().filter(|named| {
@@ -245,6 +268,7 @@ fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
                 node: node.clone(),
                 keys: keys.into_iter().collect(),
                 age: None,
+                measured: None,
             });
         }
     }

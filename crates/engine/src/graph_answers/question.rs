@@ -24,6 +24,7 @@ use crate::graph::relations::{Drugs, Target};
 use crate::graph::Reasoner;
 use crate::understand::ages::{is_pediatric, question_age};
 use crate::understand::form::QuestionForm;
+use crate::understand::measurements::measured;
 use crate::understand::populations::{covered_names, populations};
 use crate::understand::{
     default_relations, example_connector, is_filler, DrugMention, DrugVocabulary, Reading, Unasked,
@@ -94,6 +95,8 @@ impl Understander<'_> {
         let mut conditions = self.named_populations(&reading, &mut covered);
         let age = question_age(lower);
         covered.extend(age.iter().map(|(span, _)| span.clone()));
+        let measured = measured(lower);
+        covered.extend(measured.iter().map(|m| m.span.clone()));
         if let Some(named) = age.as_ref().and_then(|age| self.pediatric(&reading, age)) {
             if !conditions.iter().any(|c| c.name == named.name) {
                 conditions.push(named);
@@ -128,6 +131,10 @@ impl Understander<'_> {
             shared: reading.shared,
             unrecognized: reading.unrecognized(&covered),
             age_months: age.map(|(_, years)| (years * 12.0).round() as u32),
+            measured: measured
+                .iter()
+                .map(|m| lower[m.span.clone()].to_owned())
+                .collect(),
             unread_phrases: reading
                 .unrecognized_runs(&covered)
                 .into_iter()

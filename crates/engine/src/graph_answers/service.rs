@@ -179,7 +179,15 @@ impl GraphService {
     ) -> Result<Floored, EngineError> {
         let floor = label_floor(live, &self.verifier, question, wording)?;
         let two_drugs = about_drugs(question);
-        let decides = |r: &&AnsweredRelationship| !two_drugs || names_a_drug(r);
+        let values_only = about_values(question);
+        let decides = |r: &&AnsweredRelationship| {
+            let of_a_value = question.measured.contains(&r.target.name);
+            match (two_drugs, values_only) {
+                (true, _) => names_a_drug(r),
+                (false, true) => of_a_value || (question.drugs.len() > 1 && names_a_drug(r)),
+                (false, false) => true,
+            }
+        };
         let from_graph = verdict(relationships.iter().filter(decides).map(stated), two_drugs);
         relationships.extend(
             floor
@@ -254,12 +262,20 @@ impl GraphService {
     }
 }
 
-/// Whether the question is about drugs only (it names no condition): then only what stands
+/// Whether the question is about drugs only (it names no condition and states no measured
+/// value): then only what stands
 /// between drugs decides the verdict. A condition named beside two drugs still counts: it may
 /// be context ("takes metformin for diabetes"), but a combination product read as its
 /// ingredients names two drugs too, and a false alarm is safer than a missed contraindication.
 fn about_drugs(question: &GraphQuestion) -> bool {
-    question.conditions.is_empty()
+    question.conditions.is_empty() && question.measured.is_empty()
+}
+
+/// Whether the question names no condition but states measured values ("eplerenone with a K
+/// of 5.8?"): then what the labels state of those values decides (with what stands between
+/// two drugs it names), not every relationship the drug has.
+fn about_values(question: &GraphQuestion) -> bool {
+    question.conditions.is_empty() && !question.measured.is_empty()
 }
 
 fn names_a_drug(r: &AnsweredRelationship) -> bool {
@@ -303,7 +319,7 @@ fn most_cautious(r: &AnsweredRelationship) -> Verdict {
 /// Y?", "X in pt w/ Z - ok?"): it asks whether the two go together, so it is answered as a yes/no
 /// question, verdict included.
 fn reads_as_yes_no(question: &GraphQuestion, wording: &str) -> bool {
-    let named = question.drugs.len() + question.conditions.len();
+    let named = things_named(question);
     question.form == QuestionForm::Open && named >= 2 && asks_yes_no(question, wording)
 }
 
@@ -316,9 +332,14 @@ fn asks_yes_no(question: &GraphQuestion, wording: &str) -> bool {
         && !question.shared
 }
 
+/// The drugs, classes, conditions and measured values a question names.
+fn things_named(question: &GraphQuestion) -> usize {
+    question.drugs.len() + question.conditions.len() + question.measured.len()
+}
+
 /// A yes/no question naming two things (two drugs or classes, or a drug and a condition).
 fn asks_verdict(question: &GraphQuestion) -> bool {
-    let named = question.drugs.len() + question.conditions.len();
+    let named = things_named(question);
     question.form == QuestionForm::YesNo && !question.drugs.is_empty() && named >= 2
 }
 

@@ -90,6 +90,18 @@ pub const POPULATION_SECTIONS: TableSource = drugcite_core::table_source!(
     &["population", "sections", "source"]
 );
 
+/// Clinical measurements whose stated values the reader reads.
+pub const MEASUREMENTS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/measurements.tsv",
+    &["phrase", "measurement", "units", "parts", "source"]
+);
+
+/// The findings a measured value makes.
+pub const MEASUREMENT_FINDINGS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/measurement-findings.tsv",
+    &["measurement", "from", "to", "finding", "source"]
+);
+
 /// Every table of this area, for `check_all`.
 pub const ALL: &[&TableSource] = &[
     &THRESHOLDS,
@@ -105,4 +117,6 @@ pub const ALL: &[&TableSource] = &[
     &IMPAIRMENT_GRADES,
     &POPULATION_SECTIONS,
     &ACRONYM_ENDINGS,
+    &MEASUREMENTS,
+    &MEASUREMENT_FINDINGS,
 ];

@@ -8,6 +8,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::word_tables::{words, WordClass};
+
 /// The ages a label sentence limits what it says to: `from` inclusive, `below` exclusive.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AgeLimit {
@@ -75,10 +77,19 @@ static LIMIT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("age limit pattern")
 });
 
-/// The age limits a label sentence (lowercase) states.
+/// The age limits a label sentence (lowercase) states. A limit counts only when it is an age:
+/// "of age", "old" or "older" in or right after it, or a person noun (`age-subject` in
+/// `question-words.tsv`) among the three words before it and not "for" right before it
+/// ("treated for less than 2 years" is a duration). A limit not read leaves the sentence applying to the whole population it names,
+/// the more cautious reading.
 pub fn age_limits(sentence: &str) -> Vec<AgeLimit> {
     LIMIT
         .captures_iter(sentence)
+        .filter(|found| {
+            found
+                .get(0)
+                .is_some_and(|whole| is_an_age(sentence, whole.range()))
+        })
         .filter_map(|found| {
             let years = |number: &str, unit: &str| -> Option<f32> {
                 let n: f32 = found.name(number)?.as_str().parse().ok()?;
@@ -107,6 +118,28 @@ pub fn age_limits(sentence: &str) -> Vec<AgeLimit> {
             })
         })
         .collect()
+}
+
+/// Whether the limit at `range` of `sentence` is of a person's age, not a duration.
+fn is_an_age(sentence: &str, range: Range<usize>) -> bool {
+    let limit = &sentence[range.clone()];
+    let after = sentence[range.end..].trim_start_matches([' ', '-']);
+    if limit.contains("of age")
+        || limit.ends_with("older")
+        || ["of age", "old", "of life"]
+            .iter()
+            .any(|word| after.starts_with(word))
+    {
+        return true;
+    }
+    let subjects = words(WordClass::AgeSubject);
+    let before: Vec<&str> = sentence[..range.start]
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .rev()
+        .take(3)
+        .collect();
+    before.first() != Some(&"for") && before.iter().any(|word| subjects.contains(word))
 }
 
 #[cfg(test)]
@@ -151,5 +184,15 @@ mod tests {
         let range = age_limits("adolescents 12 to 18 years of age who are obese");
         assert!(range[0].includes(18.0) && !range[0].includes(11.0));
         assert!(age_limits("use in pediatric patients has not been established").is_empty());
+        let adults = age_limits("not for use in patients under 18 years");
+        assert!(adults[0].includes(9.0) && !adults[0].includes(30.0));
+    }
+
+    #[test]
+    fn a_duration_is_not_an_age_limit() {
+        let sentence = "bone loss in children treated for less than 2 years";
+        assert!(age_limits(sentence).is_empty());
+        assert!(age_limits("use for 2 to 4 months in children is not recommended").is_empty());
+        assert!(age_limits("in children 2 to 4 years old").len() == 1);
     }
 }

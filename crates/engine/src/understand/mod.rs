@@ -26,6 +26,7 @@ mod intent;
 mod label_brands;
 mod later_words;
 mod lay;
+pub mod measurements;
 pub mod medicine;
 pub mod medicine_condition;
 mod mentions;
@@ -37,6 +38,7 @@ mod respelling;
 mod spelling;
 mod stated_classes;
 mod stems;
+pub mod thresholds;
 mod understanding;
 mod unlabelled;
 mod vocabulary;
@@ -229,14 +231,17 @@ impl DrugVocabulary {
     }
 
     /// `question` with its acronyms spelled out ("VKA", "ACEi"), lowercased, its negative
-    /// contractions written out and its unknown words read as label words, and the readings:
-    /// what `understand` reads, and the graph's question reading too.
+    /// contractions written out, its unknown words read as label words and the findings of the
+    /// values it states written beside them ("K 5.8 (hyperkalemia)"), and the readings: what
+    /// `understand` reads, and the graph's question reading too.
     pub fn respelled(&self, question: &str) -> (String, Vec<ReadAs>) {
         let reads_itself = |word: &str| self.names_a_drug(word) || self.is_class_word(word);
         let acronyms = acronyms::Acronyms::mined();
         let (spelled, mut read_as) = acronyms.spelled_out(question, reads_itself);
         let (text, respelled) = self.respelled_lowercase(&spelled.to_lowercase());
         read_as.extend(respelled);
+        let (text, found) = measurements::with_findings(&text);
+        read_as.extend(found);
         (text, read_as)
     }
 

@@ -59,6 +59,20 @@ pub(crate) enum WordClass {
     FrequencyAfter,
     /// Words of a graph question that carry no content of their own.
     Filler,
+    /// Nouns a label sentence attaches an age limit to ("children younger than 12 years").
+    AgeSubject,
+    /// Words between a measurement's name and its value ("potassium level is 5.8").
+    MeasureLink,
+    /// Words after a number that make it a dose, a count or a duration, not a measured value.
+    CountUnit,
+    /// Wording of a value below a limit ("<", "less than"), before the limit.
+    LessThan,
+    /// Wording of a value above a limit (">", "greater than"), before the limit.
+    MoreThan,
+    /// Wording after a limit that makes it an upper one ("or less").
+    LessThanAfter,
+    /// Wording after a limit that makes it a lower one ("or greater").
+    MoreThanAfter,
 }
 
 /// Each class's name in its table.
@@ -125,6 +139,29 @@ const CLASS_NAMES: &[(WordClass, &str, &TableSource)] = &[
         &tables::QUESTION_WORDS,
     ),
     (WordClass::Filler, "filler", &tables::QUESTION_WORDS),
+    (
+        WordClass::AgeSubject,
+        "age-subject",
+        &tables::QUESTION_WORDS,
+    ),
+    (
+        WordClass::MeasureLink,
+        "measure-link",
+        &tables::QUESTION_WORDS,
+    ),
+    (WordClass::CountUnit, "count-unit", &tables::QUESTION_WORDS),
+    (WordClass::LessThan, "less-than", &tables::QUESTION_WORDS),
+    (WordClass::MoreThan, "more-than", &tables::QUESTION_WORDS),
+    (
+        WordClass::LessThanAfter,
+        "less-than-after",
+        &tables::QUESTION_WORDS,
+    ),
+    (
+        WordClass::MoreThanAfter,
+        "more-than-after",
+        &tables::QUESTION_WORDS,
+    ),
 ];
 
 /// The words of `class`, in file order.
