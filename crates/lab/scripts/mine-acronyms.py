@@ -23,9 +23,16 @@ are a word the labels write in lowercase in more than MAX_WORD_SHARE of labels (
 the labels write it by itself: at least SELF_WRITTEN times as many labels hold the short form as
 a word as hold its long form ("CYP3A4", "HIV", "AUC": a question's acronym already meets the
 labels' own word, and spelled out it would only part "strong" from "CYP3A4 inhibitors").
+
+With --vocab DIR, the condition vocabularies' own acronyms are added where the labels define
+none: a Disease Ontology or Symptom Ontology EXACT synonym marked as an acronym (OMO:0003012;
+"HTN" of hypertension, which clinicians write and no label defines) of one term only, of at
+least three characters, kept when at least MIN_LABELS labels write its long form (the term's
+name) and the same filters above pass (brand endings, lowercase words, written by itself).
+Their `labels` column counts the labels writing the long form.
 Python standard library only; deterministic.
 
-Usage: crates/lab/scripts/mine-acronyms.py LABELS.jsonl.gz > graph/label-acronyms.tsv
+Usage: crates/lab/scripts/mine-acronyms.py [--vocab DIR] LABELS.jsonl.gz > graph/label-acronyms.tsv
 """
 import collections
 import gzip
@@ -45,6 +52,7 @@ NOT_CLINICAL = ("description", "how_supplied", "storage_and_handling", "package_
                 "carcinogenesis_and_mutagenesis_and_impairment_of_fertility", "animal_pharmacology_and_or_toxicology")
 SHORT = re.compile(r"\(([A-Za-z][A-Za-z0-9-]{1,7})\)")
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
+SHORT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]{1,7}")
 
 
 def section_texts(record):
@@ -143,6 +151,13 @@ def phrase_key(text):
 def self_written(paths, kept):
     """The acronyms of `kept` (short form -> long form) that at least SELF_WRITTEN times as many
     labels write as a word (or its plural) as write their long form."""
+    short_in, long_in = written_counts(paths, kept)
+    return {short for short in kept if short_in[short] >= SELF_WRITTEN * long_in[short]}
+
+
+def written_counts(paths, kept):
+    """For each acronym of `kept` (short form -> long form), how many labels write it as a word
+    (or its plural) and how many write its long form."""
     longs = {short: phrase_key(found) for short, found in kept.items()}
     short_in, long_in = collections.Counter(), collections.Counter()
     for path in paths:
@@ -154,10 +169,30 @@ def self_written(paths, kept):
                 for short, found in longs.items():
                     short_in[short] += short in words or short + "s" in words
                     long_in[short] += found in key
-    return {short for short in kept if short_in[short] >= SELF_WRITTEN * long_in[short]}
+    return short_in, long_in
 
 
-def main(paths):
+def vocabulary_acronyms(directory):
+    """The acronyms the ontologies in `directory` mark (OMO:0003012) as EXACT synonyms of one
+    term only: short form -> (term id, term name)."""
+    found = collections.defaultdict(set)
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith((".obo", ".obo.gz")):
+            continue
+        path = os.path.join(directory, name)
+        opener = gzip.open if name.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            for stanza in handle.read().split("\n[Term]")[1:]:
+                ident = re.search(r"^id: (\S+)", stanza, re.M)
+                term = re.search(r"^name: (.+)$", stanza, re.M)
+                if not ident or not term or "is_obsolete: true" in stanza:
+                    continue
+                for short in re.findall(r'^synonym: "([^"]+)" EXACT OMO:0003012', stanza, re.M):
+                    found[short].add((ident.group(1), term.group(1).strip(), name))
+    return {short: next(iter(terms)) for short, terms in found.items() if len(terms) == 1}
+
+
+def main(paths, vocab=None):
     labels_of = collections.defaultdict(lambda: collections.defaultdict(set))
     surface = collections.defaultdict(collections.Counter)
     lowercase_in = collections.Counter()
@@ -184,6 +219,8 @@ def main(paths):
     print("# mined from the openFDA labels by crates/lab/scripts/mine-acronyms.py (see there for the")
     print("# rule); regenerate, do not edit by hand. Read by crates/engine/src/understand/acronyms.rs:")
     print("# a question's word written exactly as the acronym (or its plural) is read as the long form.")
+    if vocab:
+        print("# Rows whose source is `vocabulary:` are the condition vocabulary's own acronyms (--vocab).")
     kept = {}
     for short in sorted(labels_of):
         forms = labels_of[short]
@@ -196,15 +233,37 @@ def main(paths):
             continue
         kept[short] = (surface[(short, key)].most_common(1)[0][0], len(labels), len(defining))
     written_alone = self_written(paths, {short: found for short, (found, _, _) in kept.items()})
-    print("acronym\tlong_form\tlabels\tsource")
+    rows = {}
     for short, (written, labels, defining) in kept.items():
         if short in written_alone:
             continue
         source = f"mined: crates/lab/scripts/mine-acronyms.py over {names}; {labels} of {defining} defining labels"
+        rows[short] = (written, labels, source)
+    if vocab:
+        candidates = {
+            short: term
+            for short, term in vocabulary_acronyms(vocab).items()
+            if short not in kept and len(short) >= 3 and is_short_form(short) and SHORT_WORD.fullmatch(short)
+            and short.upper() not in endings and lowercase_in[short.lower()] <= MAX_WORD_SHARE * records
+        }
+        short_in, long_in = written_counts(paths, {short: name for short, (_, name, _) in candidates.items()})
+        for short, (ident, name, ontology) in sorted(candidates.items()):
+            if long_in[short] < MIN_LABELS or short_in[short] >= SELF_WRITTEN * long_in[short]:
+                continue
+            source = (f"vocabulary: EXACT acronym synonym (OMO:0003012) of {ident} in {ontology}; "
+                      f"long form in {long_in[short]} labels of {names}")
+            rows[short] = (name, long_in[short], source)
+    print("acronym\tlong_form\tlabels\tsource")
+    for short in sorted(rows):
+        written, labels, source = rows[short]
         print(f"{short}\t{written}\t{labels}\t{source}")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    vocab_dir = None
+    if args[:1] == ["--vocab"] and len(args) > 1:
+        vocab_dir, args = args[1], args[2:]
+    if not args:
         sys.exit(__doc__)
-    main(sys.argv[1:])
+    main(args, vocab_dir)

@@ -387,9 +387,22 @@ fn enzyme_drugs(lower: &str, covered: &mut Vec<Range<usize>>) -> Vec<NamedDrug> 
         .collect()
 }
 
-/// Where `phrase` occurs in `lower` on word boundaries (a plural `s` allowed).
+/// Where `phrase` occurs in `lower` on word boundaries (a plural `s` allowed), and the singular
+/// of a plural phrase of several words ("a blood clot" of "blood clots").
 fn phrase_spans(lower: &str, phrase: &str) -> Vec<Range<usize>> {
-    occurrences(lower, phrase, WordEdge::WholeOrPlural).collect()
+    let singular = phrase
+        .strip_suffix('s')
+        .filter(|rest| !rest.ends_with('s') && rest.contains(' '));
+    let mut spans: Vec<Range<usize>> =
+        occurrences(lower, phrase, WordEdge::WholeOrPlural).collect();
+    if let Some(singular) = singular {
+        let more = occurrences(lower, singular, WordEdge::Whole);
+        spans.extend(
+            more.filter(|s| !spans.iter().any(|t| t.start == s.start))
+                .collect::<Vec<_>>(),
+        );
+    }
+    spans
 }
 
 /// The span of the word starting at `start` (letters, digits and hyphens).
@@ -413,5 +426,18 @@ fn add_condition(named: &mut Vec<NamedCondition>, condition: NamedCondition) {
         .any(|c| c.keys == condition.keys && c.relations == condition.relations);
     if !repeat && named.len() < MAX_NAMED {
         named.push(condition);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plural_phrase_is_also_found_in_the_singular() {
+        let lower = "i have a blood clot in my leg";
+        assert_eq!(phrase_spans(lower, "blood clots").first(), Some(&(9..19)));
+        assert_eq!(phrase_spans("two blood clots", "blood clots").len(), 1);
+        assert!(phrase_spans("diabetes", "diabetes").len() == 1);
     }
 }

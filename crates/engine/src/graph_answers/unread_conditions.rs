@@ -143,17 +143,26 @@ fn in_exception(sentence: &str, at: usize) -> bool {
         .is_some_and(|end| !before[end..].contains([')', ';']))
 }
 
-/// The bytes of the sentence whose analysed tokens are `terms`, in a row.
+/// The bytes of the sentence whose analysed tokens are `terms`, in a row; a single term also
+/// as two tokens written apart that make it closed up ("sleepwalked" for "sleep-walking").
 fn stated_words(tokens: &[(Range<usize>, String)], terms: &[String]) -> Option<Range<usize>> {
     if terms.is_empty() || tokens.len() < terms.len() {
         return None;
     }
-    tokens.windows(terms.len()).find_map(|window| {
+    let in_a_row = tokens.windows(terms.len()).find_map(|window| {
         let same = window
             .iter()
             .zip(terms)
             .all(|((_, token), term)| token == term);
         same.then(|| window[0].0.start..window[terms.len() - 1].0.end)
+    });
+    let [term] = terms else { return in_a_row };
+    in_a_row.or_else(|| {
+        tokens.windows(2).find_map(|pair| {
+            let (first, second) = (&pair[0], &pair[1]);
+            let closed = term.strip_prefix(first.1.as_str()) == Some(second.1.as_str());
+            closed.then_some(first.0.start..second.0.end)
+        })
     })
 }
 
@@ -293,6 +302,11 @@ mod tests {
         assert_eq!(asked(&["penicillin"]), Some(26..36));
         assert_eq!(asked(&["histori", "penicillin"]), None);
         assert_eq!(asked(&[]), None);
+        // "sleepwalked" asked, "sleep-walking" written
+        let written_apart = tokens(&[("sleep", 0..5), ("walk", 6..13)]);
+        let closed = ["sleepwalk".to_owned()];
+        assert_eq!(stated_words(&written_apart, &closed), Some(0..13));
+        assert_eq!(stated_words(&written_apart, &["sleepi".to_owned()]), None);
     }
 
     #[test]
