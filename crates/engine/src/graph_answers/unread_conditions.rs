@@ -2,7 +2,8 @@
 //! state caution in: a phrase of them that a Contraindications, Boxed Warning or Warnings
 //! sentence of the drug's own labels contains ("closed epiphyses", "tracheoesophageal
 //! fistula") is a condition the question asks about, in the label's words, so the verdict's
-//! floor reads it. Only ever adds a condition found in those texts; never guesses a meaning.
+//! floor reads it; an everyday word also as the labels' word for it (`lay-terms.tsv`: "wine"
+//! as alcohol). Only ever adds a condition found in those texts; never guesses a meaning.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -199,8 +200,17 @@ fn candidates(
                         words: start..end + 1,
                         text: text.to_owned(),
                         terms: terms(text),
-                        common: !several && share > *WORD_MAX_SHARE,
+                        common: !several && share > *WORD_MAX_SHARE && !is_lay_wording(text),
                     });
+                    if !several {
+                        out.extend(lay_wordings(text).into_iter().map(|wording| Candidate {
+                            phrase: at,
+                            words: start..end + 1,
+                            text: text.to_owned(),
+                            terms: terms(&wording),
+                            common: false,
+                        }));
+                    }
                     let nouns = if several { Vec::new() } else { nouns_of(text) };
                     out.extend(nouns.into_iter().map(|noun| Candidate {
                         phrase: at,
@@ -214,6 +224,37 @@ fn candidates(
         }
     }
     Ok(out)
+}
+
+/// Everyday words and the words labels use for them (`graph/lay-terms.tsv`, curated):
+/// lowercase phrase → the label's words, each one alternative ("wine": alcohol, alcoholic).
+static LAY_WORDINGS: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
+    let mut wordings: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for term in crate::curated::lay_terms() {
+        let words = term.label_wording.split_whitespace().map(str::to_owned);
+        wordings
+            .entry(term.phrase.clone())
+            .or_default()
+            .extend(words);
+    }
+    wordings
+});
+
+/// The label's words for an everyday word ("wine": alcohol, alcoholic), its plural too.
+fn lay_wordings(word: &str) -> Vec<String> {
+    let singular = word.strip_suffix('s').unwrap_or(word);
+    [word, singular]
+        .iter()
+        .filter_map(|w| LAY_WORDINGS.get(*w))
+        .flatten()
+        .cloned()
+        .collect()
+}
+
+/// Whether a word is one the curated lay table gives as the labels' word for an everyday one
+/// ("alcohol"): common in the labels, but named on purpose, so it is looked up alone.
+fn is_lay_wording(word: &str) -> bool {
+    LAY_WORDINGS.values().flatten().any(|w| w == word)
 }
 
 /// The nouns an adjective may be of ("anuric": "anuria"; `adjective-endings.tsv`), each
@@ -307,6 +348,14 @@ mod tests {
         let closed = ["sleepwalk".to_owned()];
         assert_eq!(stated_words(&written_apart, &closed), Some(0..13));
         assert_eq!(stated_words(&written_apart, &["sleepi".to_owned()]), None);
+    }
+
+    #[test]
+    fn an_everyday_word_is_also_read_as_the_labels_word_for_it() {
+        assert!(lay_wordings("wine").contains(&"alcohol".to_owned()));
+        assert!(lay_wordings("beers").contains(&"alcohol".to_owned()));
+        assert!(is_lay_wording("alcohol"));
+        assert!(lay_wordings("alcohol").is_empty() && !is_lay_wording("wine"));
     }
 
     #[test]
