@@ -101,6 +101,7 @@ mod tests {
                 "most-common-list",
                 "allergy",
                 "exception",
+                "substituent-ending",
             ],
         ),
         (
