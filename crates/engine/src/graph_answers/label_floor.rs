@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::sync::{Arc, LazyLock};
 
-use drugcite_core::text::{contains_any_word, key_contains, key_of};
+use drugcite_core::text::{contains_any_word, key_contains, key_of, occurrences, WordEdge};
 
 use super::answer::{AnsweredRelationship, EvidenceText};
 use crate::error::EngineError;
@@ -39,6 +39,11 @@ static TEXTS_READ: LazyLock<usize> = LazyLock::new(|| count("floor_texts_read"))
 /// Sentences about an allergy to what they name (`label-cues.tsv`, group `allergy`).
 static ALLERGY: LazyLock<Vec<String>> =
     LazyLock::new(|| crate::graph::wording::label_cues("allergy", "phrase"));
+
+/// Endings of the words that name a compound with the word after them (`label-cues.tsv`,
+/// `substituent-ending`).
+static SUBSTITUENT_ENDINGS: LazyLock<Vec<String>> =
+    LazyLock::new(|| crate::graph::wording::label_cues("substituent-ending", "substring"));
 
 /// What the labels of a yes/no question's drugs state about the other thing asked.
 pub struct LabelFloor {
@@ -171,7 +176,8 @@ fn stated(
             return None;
         }
         let key = text_key(&lower);
-        let named = thing.keys.iter().any(|k| key_contains(&key, k))
+        let named = (thing.keys.iter().any(|k| key_contains(&key, k))
+            && !only_in_compounds(&lower, thing))
             || thing
                 .measured
                 .as_ref()
@@ -186,6 +192,17 @@ fn stated(
     })
 }
 
+/// Whether a condition read from the question's own words ("alcohol") occurs in a sentence
+/// (lowercase) only as the end of compounds' names ("benzyl alcohol").
+fn only_in_compounds(lower: &str, thing: &Asked) -> bool {
+    if !thing.node.id.starts_with(TEXT_ID_PREFIX) || thing.measured.is_some() {
+        return false;
+    }
+    let name = thing.node.name.to_lowercase();
+    let mut found = occurrences(lower, &name, WordEdge::WholeOrPlural).peekable();
+    found.peek().is_some() && found.all(|at| in_compound(lower, at.start))
+}
+
 /// Whether a sentence (lowercase) is about a person of `age` years: its age limits include
 /// the age, or it sets none and names the population (`named`).
 fn of_age(lower: &str, age: f32, named: bool) -> bool {
@@ -195,6 +212,22 @@ fn of_age(lower: &str, age: f32, named: bool) -> bool {
     } else {
         limits.iter().any(|limit| limit.includes(age))
     }
+}
+
+/// Whether the word at `at` of `sentence` is the end of a compound's name: the word right
+/// before it is a substituent (`label-cues.tsv`, `substituent-ending`: "benzyl alcohol").
+pub(super) fn in_compound(sentence: &str, at: usize) -> bool {
+    let before = sentence[..at].trim_end_matches(' ');
+    let previous = before
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    before.len() < at
+        && previous.len() > 3
+        && SUBSTITUENT_ENDINGS
+            .iter()
+            .any(|ending| previous.ends_with(ending.as_str()))
 }
 
 /// The key of a label's words as the floor matches them: a typographic apostrophe read as a
@@ -353,4 +386,40 @@ fn relationship(
 
 fn allergy_words() -> Vec<&'static str> {
     ALLERGY.iter().map(String::as_str).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_condition_met_only_inside_compounds_is_not_named() {
+        let alcohol = Asked {
+            node: Node {
+                id: format!("{TEXT_ID_PREFIX}alcohol"),
+                kind: NodeKind::Condition,
+                name: "alcohol".to_owned(),
+                unlabelled: false,
+            },
+            keys: vec![key_of("alcohol")],
+            age: None,
+            measured: None,
+        };
+        assert!(only_in_compounds("contains benzyl alcohol.", &alcohol));
+        assert!(!only_in_compounds(
+            "avoid alcohol and benzyl alcohol.",
+            &alcohol
+        ));
+        assert!(!only_in_compounds("no mention here.", &alcohol));
+    }
+
+    #[test]
+    fn the_end_of_a_compounds_name_is_not_the_word_alone() {
+        let sentence = "Known hypersensitivity to benzyl alcohol (in the vials)";
+        assert!(in_compound(sentence, sentence.find("alcohol").unwrap()));
+        let drink = "Patients who consume alcohol during treatment";
+        assert!(!in_compound(drink, drink.find("alcohol").unwrap()));
+        let list = "such as benzyl, alcohol";
+        assert!(!in_compound(list, list.find("alcohol").unwrap()));
+    }
 }

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use drugcite_core::text::{alphanumeric_words, occurrences, words, Word, WordEdge};
 
-use super::label_floor::{floor_texts, labels_of, subjects, text_key};
+use super::label_floor::{floor_texts, in_compound, labels_of, subjects, text_key};
 use crate::conditions::{Matcher, Purpose};
 use crate::error::EngineError;
 use crate::graph::query::{NamedCondition, UnreadPhrase};
@@ -34,11 +34,6 @@ static PHRASE_MAX_SHARE: LazyLock<f64> = LazyLock::new(|| threshold("unread_phra
 /// Words that open an exception to what a sentence states (`label-cues.tsv`, `exception`).
 static EXCEPTION: LazyLock<Vec<String>> =
     LazyLock::new(|| crate::graph::wording::label_cues("exception", "phrase"));
-
-/// Endings of the words that name a compound with the word after them (`label-cues.tsv`,
-/// `substituent-ending`).
-static SUBSTITUENT_ENDINGS: LazyLock<Vec<String>> =
-    LazyLock::new(|| crate::graph::wording::label_cues("substituent-ending", "substring"));
 
 /// Adjective endings and the noun endings of the conditions they name, in file order.
 static ADJECTIVE_ENDINGS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
@@ -147,22 +142,6 @@ fn in_exception(sentence: &str, at: usize) -> bool {
         .map(|cue| cue.end)
         .max()
         .is_some_and(|end| !before[end..].contains([')', ';']))
-}
-
-/// Whether the word at `at` of `sentence` is the end of a compound's name: the word right
-/// before it is a substituent (`label-cues.tsv`, `substituent-ending`: "benzyl alcohol").
-fn in_compound(sentence: &str, at: usize) -> bool {
-    let before = sentence[..at].trim_end_matches(' ');
-    let previous = before
-        .rsplit(|c: char| !c.is_alphanumeric())
-        .next()
-        .unwrap_or_default()
-        .to_lowercase();
-    before.len() < at
-        && previous.len() > 3
-        && SUBSTITUENT_ENDINGS
-            .iter()
-            .any(|ending| previous.ends_with(ending.as_str()))
 }
 
 /// The bytes of the sentence whose analysed tokens are `terms`, in a row; a single term also
@@ -369,16 +348,6 @@ mod tests {
         let closed = ["sleepwalk".to_owned()];
         assert_eq!(stated_words(&written_apart, &closed), Some(0..13));
         assert_eq!(stated_words(&written_apart, &["sleepi".to_owned()]), None);
-    }
-
-    #[test]
-    fn the_end_of_a_compounds_name_is_not_the_word_alone() {
-        let sentence = "Known hypersensitivity to benzyl alcohol (in the vials)";
-        assert!(in_compound(sentence, sentence.find("alcohol").unwrap()));
-        let drink = "Patients who consume alcohol during treatment";
-        assert!(!in_compound(drink, drink.find("alcohol").unwrap()));
-        let list = "such as benzyl, alcohol";
-        assert!(!in_compound(list, list.find("alcohol").unwrap()));
     }
 
     #[test]
