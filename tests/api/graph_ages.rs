@@ -3,22 +3,12 @@
 //! years of age"), so a child's age answers `contraindicated` and an adult's makes no
 //! pediatric question of it.
 
-use crate::helpers::{
-    corpus_lines_of, ingest_lexical, scratch_dir, spawn_app_with, write_jsonl, GENEROUS,
-};
-use drugcite_engine::ingest::IngestMode;
+use crate::helpers::{lexical_index_of_first, spawn_app_with, GENEROUS};
 
 #[tokio::test]
 async fn a_childs_age_is_read_against_the_age_limits_the_label_states() {
-    let dir = scratch_dir();
-    let lines: Vec<String> = corpus_lines_of(&["codeine sulfate"])
-        .into_iter()
-        .take(1)
-        .collect();
-    assert_eq!(lines.len(), 1, "the corpus holds a codeine sulfate label");
-    let inputs = [write_jsonl(dir.path(), "codeine.jsonl", &lines)];
+    let dir = lexical_index_of_first(&["codeine sulfate"]);
     let data_dir = dir.path().join("data");
-    ingest_lexical(&data_dir, &inputs, IngestMode::Full, &[]);
     let app = spawn_app_with(&data_dir, GENEROUS).await;
 
     let child = app

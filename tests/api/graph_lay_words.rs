@@ -2,23 +2,12 @@
 //! words ("wine", "a beer") is looked up in the drug's cautions, so a combination the label
 //! contraindicates answers `contraindicated`; "benzyl alcohol" (a preservative) is no alcohol.
 
-use crate::helpers::{
-    corpus_lines_of, ingest_lexical, scratch_dir, spawn_app_with, write_jsonl, GENEROUS,
-};
-use drugcite_engine::ingest::IngestMode;
+use crate::helpers::{lexical_index_of_first, spawn_app_with, GENEROUS};
 
 #[tokio::test]
 async fn alcohol_asked_in_everyday_words_meets_the_labels_alcohol() {
-    let dir = scratch_dir();
-    let mut lines: Vec<String> = Vec::new();
-    for generic in ["sodium oxybate", "epoetin alfa"] {
-        let found = corpus_lines_of(&[generic]);
-        assert!(!found.is_empty(), "the corpus holds a {generic} label");
-        lines.extend(found.into_iter().take(1));
-    }
-    let inputs = [write_jsonl(dir.path(), "labels.jsonl", &lines)];
+    let dir = lexical_index_of_first(&["sodium oxybate", "epoetin alfa"]);
     let data_dir = dir.path().join("data");
-    ingest_lexical(&data_dir, &inputs, IngestMode::Full, &[]);
     let app = spawn_app_with(&data_dir, GENEROUS).await;
 
     let oxybate = app

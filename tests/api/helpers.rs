@@ -150,6 +150,21 @@ pub fn embedded_index_of(wanted: &[&str]) -> tempfile::TempDir {
     dir
 }
 
+/// A scratch data dir with the lexical index of the corpus's first label of each of `wanted`
+/// (in `data/`).
+pub fn lexical_index_of_first(wanted: &[&str]) -> tempfile::TempDir {
+    let mut lines = Vec::new();
+    for generic in wanted {
+        let found = corpus_lines_of(&[generic]);
+        assert!(!found.is_empty(), "the corpus holds a {generic} label");
+        lines.extend(found.into_iter().take(1));
+    }
+    let dir = scratch_dir();
+    let inputs = [write_jsonl(dir.path(), "labels.jsonl", &lines)];
+    ingest_lexical(&dir.path().join("data"), &inputs, IngestMode::Full, &[]);
+    dir
+}
+
 pub fn ingest_lexical(
     data_dir: &Path,
     inputs: &[PathBuf],
