@@ -79,7 +79,8 @@ static LIMIT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The age limits a label sentence (lowercase) states. A limit counts only when it is an age:
 /// "of age", "old" or "older" in or right after it, or a person noun (`age-subject` in
-/// `question-words.tsv`) among the three words before it and not "for" right before it
+/// `question-words.tsv`) among the three words before it and no `duration-before` word ("for")
+/// right before it
 /// ("treated for less than 2 years" is a duration). A limit not read leaves the sentence applying to the whole population it names,
 /// the more cautious reading.
 pub fn age_limits(sentence: &str) -> Vec<AgeLimit> {
@@ -124,11 +125,10 @@ pub fn age_limits(sentence: &str) -> Vec<AgeLimit> {
 fn is_an_age(sentence: &str, range: Range<usize>) -> bool {
     let limit = &sentence[range.clone()];
     let after = sentence[range.end..].trim_start_matches([' ', '-']);
+    let age_words = words(WordClass::AgeAfter);
     if limit.contains("of age")
         || limit.ends_with("older")
-        || ["of age", "old", "of life"]
-            .iter()
-            .any(|word| after.starts_with(word))
+        || age_words.iter().any(|word| after.starts_with(word))
     {
         return true;
     }
@@ -139,7 +139,10 @@ fn is_an_age(sentence: &str, range: Range<usize>) -> bool {
         .rev()
         .take(3)
         .collect();
-    before.first() != Some(&"for") && before.iter().any(|word| subjects.contains(word))
+    let duration = before
+        .first()
+        .is_some_and(|word| words(WordClass::DurationBefore).contains(word));
+    !duration && before.iter().any(|word| subjects.contains(word))
 }
 
 #[cfg(test)]

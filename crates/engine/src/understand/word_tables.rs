@@ -61,6 +61,10 @@ pub(crate) enum WordClass {
     Filler,
     /// Nouns a label sentence attaches an age limit to ("children younger than 12 years").
     AgeSubject,
+    /// Words right after an age limit that make it an age ("12 years of age", "2 years old").
+    AgeAfter,
+    /// Words right before a limit that make it a duration ("treated for less than 2 years").
+    DurationBefore,
     /// Words between a measurement's name and its value ("potassium level is 5.8").
     MeasureLink,
     /// Words after a number that make it a dose, a count or a duration, not a measured value.
@@ -147,6 +151,12 @@ const CLASS_NAMES: &[(WordClass, &str, &TableSource)] = &[
     (
         WordClass::MeasureLink,
         "measure-link",
+        &tables::QUESTION_WORDS,
+    ),
+    (WordClass::AgeAfter, "age-after", &tables::QUESTION_WORDS),
+    (
+        WordClass::DurationBefore,
+        "duration-before",
         &tables::QUESTION_WORDS,
     ),
     (WordClass::CountUnit, "count-unit", &tables::QUESTION_WORDS),
