@@ -4,7 +4,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use tokio::net::TcpListener;
 use tower::layer::layer_fn;
@@ -25,8 +24,8 @@ use drugcite_engine::engine::EngineError;
 const RELOAD_EVERY: Duration = Duration::from_secs(5);
 
 /// The routes, and around them once, outermost first: the request observed (id, metrics,
-/// access log), its bounds (target and header sizes, `request_timeout`, a panic answered as a
-/// 500), a failed keyed request's charge refunded, the body limit. The layers wrap the router
+/// access log), its bounds (target, header and body sizes, `request_timeout`, a panic answered
+/// as a 500), a failed keyed request's charge refunded. The layers wrap the router
 /// as a whole rather than each route (axum's `Router::layer`), which would box every route once
 /// per layer and cost allocations on every request.
 pub fn router(state: AppState, request_timeout: Duration) -> impl App {
@@ -51,11 +50,12 @@ pub fn router(state: AppState, request_timeout: Duration) -> impl App {
         .with_state(state.clone());
     ServiceBuilder::new()
         .layer(ObserveLayer::new(Arc::clone(&state.metrics), route_table))
-        .layer(layer_fn(move |inner| Bounded::new(inner, request_timeout)))
+        .layer(layer_fn(move |inner| {
+            Bounded::new(inner, request_timeout, MAX_BODY_BYTES)
+        }))
         .layer(layer_fn(|inner| {
             RefundFailures::new(inner, Arc::clone(&state.accounts))
         }))
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .service(router)
 }
 

@@ -1,7 +1,9 @@
 //! Bounds on one request, checked before routing: the length of the request target, the
-//! number and size of headers, the time the whole request may take, and a handler's panic
-//! answered as a 500. Each refusal is an `ApiError`; connection-level limits (header read,
-//! idle, cap) live in `server`. A hand-written tower layer around the whole router: no boxing.
+//! number and size of headers, the size of a body, the time the whole request may take, and a
+//! handler's panic answered as a 500. Each refusal is an `ApiError`; connection-level limits
+//! (header read, idle, cap) live in `server`. A hand-written tower layer around the whole
+//! router: no boxing, and nothing paid by a request that does not need the bound (a GET carries
+//! no body to limit; an answer ready at its first poll arms no timer).
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -9,33 +11,38 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::extract::Request;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::Method;
 use axum::response::{IntoResponse, Response};
-use tokio::time::Timeout;
-use tower::Service;
+use tokio::time::Sleep;
+use tower::{Layer, Service};
 
 use super::ApiError;
 
-/// Longest request target (path and query) read, in bytes: 414 above it.
+/// Longest request target (path and query) accepted: 414 beyond.
 pub const MAX_URI_BYTES: usize = 8 * 1024;
-/// Most request headers read: 431 above it. Below hyper's own limit (100, its default, whose
-/// table lives on the stack; a larger limit costs two heap tables on every request, ~4 % of a
-/// `/health`), so that 65–100 headers get our envelope; hyper answers an empty 431 beyond 100.
+/// Most request headers accepted: 431 beyond.
 pub const MAX_HEADERS: usize = 64;
-/// Largest sum of header name and value lengths read, in bytes: 431 above it.
+/// Most bytes of header names and values together: 431 beyond.
 pub const MAX_HEADER_BYTES: usize = 32 * 1024;
 
-/// Refuses over-long targets and oversized headers, then runs the request under `timeout`,
-/// answering a panic of the service below as a 500.
+/// The router behind the request bounds. `limited` is the same router with the body limit,
+/// taken by requests whose method carries a body; `inner` by the rest.
 #[derive(Clone)]
 pub struct Bounded<S> {
     inner: S,
+    limited: <DefaultBodyLimit as Layer<S>>::Service,
     timeout: Duration,
 }
 
-impl<S> Bounded<S> {
-    pub fn new(inner: S, timeout: Duration) -> Self {
-        Self { inner, timeout }
+impl<S: Clone> Bounded<S> {
+    pub fn new(inner: S, timeout: Duration, max_body_bytes: usize) -> Self {
+        let limited = DefaultBodyLimit::max(max_body_bytes).layer(inner.clone());
+        Self {
+            inner,
+            limited,
+            timeout,
+        }
     }
 }
 
@@ -48,7 +55,8 @@ where
     type Future = BoundedFuture<S::Future>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
-        self.inner.poll_ready(cx)
+        std::task::ready!(self.inner.poll_ready(cx))?;
+        self.limited.poll_ready(cx)
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
@@ -57,11 +65,18 @@ where
                 response: Some(refused.into_response()),
             };
         }
-        let timeout = self.timeout;
-        match std::panic::catch_unwind(AssertUnwindSafe(|| self.inner.call(request))) {
+        let called = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            if carries_no_body(request.method()) {
+                self.inner.call(request)
+            } else {
+                self.limited.call(request)
+            }
+        }));
+        match called {
             Ok(inner) => BoundedFuture::Running {
-                inner: tokio::time::timeout(timeout, inner),
-                timeout,
+                inner,
+                deadline: None,
+                timeout: self.timeout,
             },
             Err(_) => BoundedFuture::Refused {
                 response: Some(panicked()),
@@ -70,13 +85,24 @@ where
     }
 }
 
+/// Methods whose requests have no body to read, so no limit to pass down.
+fn carries_no_body(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::GET | Method::HEAD | Method::DELETE | Method::OPTIONS
+    )
+}
+
 pin_project_lite::pin_project! {
     #[project = BoundedProjection]
     pub enum BoundedFuture<F> {
         Refused { response: Option<Response> },
         Running {
             #[pin]
-            inner: Timeout<F>,
+            inner: F,
+            // Armed when the answer is first not ready: `timeout` from then.
+            #[pin]
+            deadline: Option<Sleep>,
             timeout: Duration,
         },
     }
@@ -93,16 +119,26 @@ where
             BoundedProjection::Refused { response } => {
                 Poll::Ready(Ok(response.take().expect("polled after completion")))
             }
-            BoundedProjection::Running { inner, timeout } => {
-                match std::panic::catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
-                    Ok(Poll::Pending) => Poll::Pending,
-                    Ok(Poll::Ready(Ok(answered))) => Poll::Ready(answered),
-                    Ok(Poll::Ready(Err(_elapsed))) => {
-                        Poll::Ready(Ok(ApiError::Timeout(timeout.as_secs()).into_response()))
+            BoundedProjection::Running {
+                inner,
+                mut deadline,
+                timeout,
+            } => match std::panic::catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
+                Ok(Poll::Ready(answered)) => Poll::Ready(answered),
+                Ok(Poll::Pending) => {
+                    if deadline.is_none() {
+                        deadline.set(Some(tokio::time::sleep(*timeout)));
                     }
-                    Err(_) => Poll::Ready(Ok(panicked())),
+                    let sleep = deadline.as_pin_mut().expect("armed above");
+                    match sleep.poll(cx) {
+                        Poll::Ready(()) => {
+                            Poll::Ready(Ok(ApiError::Timeout(timeout.as_secs()).into_response()))
+                        }
+                        Poll::Pending => Poll::Pending,
+                    }
                 }
-            }
+                Err(_) => Poll::Ready(Ok(panicked())),
+            },
         }
     }
 }
@@ -140,9 +176,9 @@ mod tests {
 
     async fn answer<S>(inner: S, request: Request) -> Response
     where
-        S: Service<Request, Response = Response, Error = Infallible>,
+        S: Service<Request, Response = Response, Error = Infallible> + Clone,
     {
-        let bounded = Bounded::new(inner, Duration::from_millis(50));
+        let bounded = Bounded::new(inner, Duration::from_millis(50), 16);
         bounded.oneshot(request).await.unwrap()
     }
 
@@ -174,6 +210,23 @@ mod tests {
             assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
         }
         assert_eq!(answer(fine, get("/")).await.status(), StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn a_body_over_the_limit_is_refused_and_one_within_it_is_read() {
+        let router = axum::Router::new().route(
+            "/",
+            axum::routing::post(|body: axum::body::Bytes| async move { body.len().to_string() }),
+        );
+        let post = |bytes: usize| {
+            Request::post("/")
+                .body(Body::from(vec![b'x'; bytes]))
+                .unwrap()
+        };
+        let over = answer(router.clone(), post(17)).await;
+        assert_eq!(over.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        let within = answer(router, post(16)).await;
+        assert_eq!(within.status(), StatusCode::OK);
     }
 
     #[tokio::test]

@@ -72,14 +72,10 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, mut request: Request) -> Self::Future {
+    fn call(&mut self, request: Request) -> Self::Future {
         let id = match request.headers().get(&REQUEST_ID) {
             Some(incoming) if is_sane(incoming) => incoming.clone(),
-            _ => {
-                let id = self.layer.ids.next();
-                request.headers_mut().insert(REQUEST_ID, id.clone());
-                id
-            }
+            _ => self.layer.ids.next(),
         };
         let metrics = &self.layer.metrics;
         let route = self.layer.routes.slot(request.uri().path());

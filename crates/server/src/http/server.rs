@@ -13,14 +13,14 @@ use axum::extract::{ConnectInfo, Request};
 use axum::response::Response;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tower::{Service, ServiceExt};
 
-use super::activity::{idle, Activity, Tracked};
+use super::activity::{watch, Activity, Tracked};
 
 /// Connection and shutdown bounds of `serve`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,21 +142,31 @@ impl<A: App> Connection<A> {
     async fn serve(mut self, stream: TcpStream, peer: SocketAddr) {
         let activity = Activity::new();
         let io = TokioIo::new(Tracked::new(stream, Arc::clone(&activity)));
+        let admitting = Arc::clone(&activity);
+        let answering = Arc::clone(&activity);
         let app = self
             .app
             .clone()
             .map_request(move |request: Request<Incoming>| {
+                admitting.admitted();
                 let mut request = request.map(Body::new);
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request
+            })
+            .map_response(move |response| {
+                answering.answered();
+                response
             });
-        let mut builder = http1::Builder::new();
-        builder
-            .timer(TokioTimer::new())
-            .header_read_timeout(self.config.header_timeout);
-        let connection = builder.serve_connection(io, TowerToHyperService::new(app));
+        // The header and idle timeouts are `watch`'s, not a timer hyper arms per request.
+        let connection = http1::Builder::new()
+            .header_read_timeout(None)
+            .serve_connection(io, TowerToHyperService::new(app));
         tokio::pin!(connection);
-        let quiet = idle(activity, self.config.idle_timeout);
+        let quiet = watch(
+            activity,
+            self.config.header_timeout,
+            self.config.idle_timeout,
+        );
         tokio::pin!(quiet);
         let mut asked_to_close = *self.closing.borrow();
         if asked_to_close {
@@ -170,8 +180,8 @@ impl<A: App> Connection<A> {
                     }
                     return;
                 }
-                () = &mut quiet => {
-                    tracing::debug!(%peer, "closing an idle connection");
+                quiet = &mut quiet => {
+                    tracing::debug!(%peer, ?quiet, "closing a quiet connection");
                     return;
                 }
                 _ = self.closing.changed(), if !asked_to_close => {
