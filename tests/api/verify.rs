@@ -55,6 +55,20 @@ async fn an_exact_fingerprint_verifies_to_the_same_text_and_source() {
         again.body, verified.body,
         "cached answer is the same answer"
     );
+    let escaped = format!("%3{}{}", &fingerprint[..1], &fingerprint[1..]);
+    let decoded = app.verify(&escaped, None).await;
+    assert_eq!(
+        decoded.body, verified.body,
+        "a percent-encoded digit is that digit"
+    );
+    let url = format!("{}/v1/verify/{fingerprint}", app.base);
+    let (got, head) = (app.client.get(&url), app.client.head(&url));
+    let (got, head) = (got.send().await.unwrap(), head.send().await.unwrap());
+    assert_eq!(head.status(), 200, "HEAD goes through axum's routing");
+    for name in ["content-type", "content-length"] {
+        assert_eq!(head.headers().get(name), got.headers().get(name), "{name}");
+    }
+    assert!(head.bytes().await.unwrap().is_empty());
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@ use tower::layer::layer_fn;
 use tower::ServiceBuilder;
 
 use super::bounds::Bounded;
+use super::dispatch::Dispatch;
 use super::error::ApiError;
 use super::metering::RefundFailures;
 use super::metrics::Neo4jFailure;
@@ -25,9 +26,10 @@ const RELOAD_EVERY: Duration = Duration::from_secs(5);
 
 /// The routes, and around them once, outermost first: the request observed (id, metrics,
 /// access log), its bounds (target, header and body sizes, `request_timeout`, a panic answered
-/// as a 500), a failed keyed request's charge refunded. The layers wrap the router
-/// as a whole rather than each route (axum's `Router::layer`), which would box every route once
-/// per layer and cost allocations on every request.
+/// as a 500), a failed keyed request's charge refunded; innermost, a GET of a direct route
+/// (`/health`, verify) given to its handler, any other request to axum's router. The layers
+/// wrap the router as a whole rather than each route (axum's `Router::layer`), which would box
+/// every route once per layer and cost allocations on every request.
 pub fn router(state: AppState, request_timeout: Duration) -> impl App {
     let console = match state.console {
         Some(_) => console::routes(),
@@ -37,13 +39,14 @@ pub fn router(state: AppState, request_timeout: Duration) -> impl App {
         .route("/v1/search", post(routes::search::search))
         .route("/v1/graph", post(routes::graph::graph))
         .route("/v1/verify/quote", post(routes::quote::check_quote))
-        .route("/v1/verify/{fingerprint}", get(routes::verify::verify))
+        .direct_get("/v1/verify/{fingerprint}", routes::verify::verify)
         .route("/v1/labels/{set_id}", get(routes::labels::label))
-        .route("/health", get(routes::health::health))
+        .direct_get("/health", routes::health::health)
         .route("/openapi.json", get(openapi::document))
         .merge(console)
         .merge(mcp::routes(&state));
     let (router, route_table) = routes.finish(&state.metrics);
+    let directs = route_table.directs();
     let router = router
         .fallback(|| async { ApiError::NotFound })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
@@ -56,7 +59,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> impl App {
         .layer(layer_fn(|inner| {
             RefundFailures::new(inner, Arc::clone(&state.accounts))
         }))
-        .service(router)
+        .service(Dispatch::new(router, state.clone(), directs))
 }
 
 /// `serve_with` the default bounds (see `ConnectionBounds`).

@@ -7,6 +7,7 @@ mod app;
 mod body;
 mod bounds;
 mod console;
+mod dispatch;
 mod error;
 mod failure;
 mod limits;

@@ -2,7 +2,8 @@
 //! a new one) and echoes it, counts the answer in `HttpMetrics` under its route template and
 //! writes one access-log line (method, route, status, latency, id; never a key, cookie, query
 //! or raw path). Wraps the whole router once (the route is named from `RouteTable`, not from
-//! axum's per-route `MatchedPath`). A hand-written tower service: no boxing, no lock.
+//! axum's per-route `MatchedPath`) and leaves a direct route's match in the request for
+//! `dispatch`. A hand-written tower service: no boxing, no lock.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -72,13 +73,17 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: Request) -> Self::Future {
+    fn call(&mut self, mut request: Request) -> Self::Future {
         let id = match request.headers().get(&REQUEST_ID) {
             Some(incoming) if is_sane(incoming) => incoming.clone(),
             _ => self.layer.ids.next(),
         };
         let metrics = &self.layer.metrics;
-        let route = self.layer.routes.slot(request.uri().path());
+        let matched = self.layer.routes.matched(request.uri().path());
+        let route = matched.slot;
+        if matched.direct.is_some() {
+            request.extensions_mut().insert(matched);
+        }
         let method = request.method().clone();
         metrics.started();
         let pending = Pending {

@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use axum::extract::{FromRequestParts, Path, State};
+use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::response::Response;
+use percent_encoding::percent_decode_str;
 use serde::Serialize;
 
 use super::wire::{blocking, json_response, sized_json_bytes, Envelope, LabelSegment, Source};
@@ -78,17 +79,23 @@ pub enum VerifyData {
     NotFound(VerifyNotFound),
 }
 
-/// The path's fingerprint, parsed; anything else is a 400.
+/// The path's fingerprint (its last segment, percent-decoded), parsed; anything else is a
+/// 400. Read from the path itself, not axum's `Path`, so that `dispatch` can call the handler
+/// without axum's routing.
 pub struct FingerprintParam(Fingerprint);
 
 impl<S: Send + Sync> FromRequestParts<S> for FingerprintParam {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let Path(raw) = Path::<String>::from_request_parts(parts, state)
-            .await
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let last = parts.uri.path().rsplit('/').next().unwrap_or_default();
+        if !last.contains('%') {
+            return Ok(Self(Fingerprint::parse(last)?));
+        }
+        let decoded = percent_decode_str(last)
+            .decode_utf8()
             .map_err(|_| InvalidInput::FingerprintAlphabet)?;
-        Ok(Self(Fingerprint::parse(&raw)?))
+        Ok(Self(Fingerprint::parse(&decoded)?))
     }
 }
 
