@@ -13,7 +13,7 @@ use axum::http::request::Parts;
 
 use super::limits::Caller;
 use super::metering::ChargeSlot;
-use super::{ApiError, AppState};
+use super::{ApiError, AppState, API_KEY_HEADER};
 use drugcite_accounts::scopes::Scope;
 use drugcite_accounts::KeyGrant;
 use drugcite_core::domain::ApiKey;
@@ -55,7 +55,7 @@ impl<R: Requirement> FromRequestParts<AppState> for Access<R> {
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|info| info.0.ip());
-        match parts.headers.get("x-api-key") {
+        match parts.headers.get(&API_KEY_HEADER) {
             None if R::KEY_REQUIRED => return Err(ApiError::Unauthorized),
             None => state.limits.check(&Caller::Address(address))?,
             Some(header) => {

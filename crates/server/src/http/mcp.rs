@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 
 use super::access::authenticate;
 use super::limits::Caller;
-use super::{ApiError, AppState, MAX_BODY_BYTES};
+use super::{ApiError, AppState, API_KEY_HEADER, MAX_BODY_BYTES};
 use crate::mcp::{McpServer, ToolGate};
 use drugcite_accounts::scopes::Scope;
 use drugcite_accounts::{Accounts, Charge, KeyGrant};
@@ -55,7 +55,7 @@ async fn require_key(
         .extensions()
         .get::<ConnectInfo<std::net::SocketAddr>>()
         .map(|info| info.0.ip());
-    let Some(header) = request.headers().get("x-api-key") else {
+    let Some(header) = request.headers().get(&API_KEY_HEADER) else {
         return Err(ApiError::Unauthorized);
     };
     let grant = authenticate(&state, header.to_str().ok(), address).await?;

@@ -12,6 +12,7 @@ use axum::extract::Request;
 use axum::response::Response;
 use tower::Service;
 
+use super::API_KEY_HEADER;
 use drugcite_accounts::{Accounts, Charge, KeyGrant};
 
 /// Where the access check leaves the debit of the request it admitted.
@@ -57,7 +58,7 @@ where
     }
 
     fn call(&mut self, mut request: Request) -> Self::Future {
-        let slot = request.headers().contains_key("x-api-key").then(|| {
+        let slot = request.headers().contains_key(&API_KEY_HEADER).then(|| {
             let slot = ChargeSlot::default();
             request.extensions_mut().insert(slot.clone());
             (slot, Arc::clone(&self.accounts))

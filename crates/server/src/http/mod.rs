@@ -28,4 +28,4 @@ pub use error::{ApiError, ErrorEnvelope};
 pub use limits::{RateLimitConfig, DEFAULT_AUTH_FAILURES_PER_MINUTE};
 pub use observe::{ACCESS_LOG_TARGET, REQUEST_ID};
 pub use server::ConnectionBounds;
-pub use state::{AppState, ConsoleSettings, MAX_BODY_BYTES};
+pub use state::{AppState, ConsoleSettings, API_KEY_HEADER, MAX_BODY_BYTES};

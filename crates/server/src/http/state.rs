@@ -6,6 +6,7 @@ use std::num::NonZeroU32;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use axum::http::HeaderName;
 use axum::Router;
 
 use super::limits::{RateLimitConfig, RateLimits, DEFAULT_AUTH_FAILURES_PER_MINUTE};
@@ -18,6 +19,8 @@ use drugcite_engine::engine::Engine;
 
 /// Largest request body accepted; a question is at most 2,000 characters.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// The header an API key comes in (§3), as a name ready to look up: no parse per request.
+pub const API_KEY_HEADER: HeaderName = HeaderName::from_static("x-api-key");
 /// How the web console is served when it is.
 #[derive(Clone)]
 pub struct ConsoleSettings {
