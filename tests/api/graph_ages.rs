@@ -3,13 +3,11 @@
 //! years of age"), so a child's age answers `contraindicated` and an adult's makes no
 //! pediatric question of it.
 
-use crate::helpers::{lexical_index_of_first, spawn_app_with, GENEROUS};
+use crate::helpers::{first_evidence_text, spawn_app_over_first};
 
 #[tokio::test]
 async fn a_childs_age_is_read_against_the_age_limits_the_label_states() {
-    let dir = lexical_index_of_first(&["codeine sulfate"]);
-    let data_dir = dir.path().join("data");
-    let app = spawn_app_with(&data_dir, GENEROUS).await;
+    let (_dir, app) = spawn_app_over_first(&["codeine sulfate"]).await;
 
     let child = app
         .graph(
@@ -18,9 +16,7 @@ async fn a_childs_age_is_read_against_the_age_limits_the_label_states() {
         )
         .await;
     assert_eq!(child["verdict"], "contraindicated", "{child}");
-    let evidence = child["relationships"][0]["evidence"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{child}"));
+    let evidence = first_evidence_text(&child);
     assert!(evidence.contains("younger than 12 years"), "{evidence}");
 
     let adult = app

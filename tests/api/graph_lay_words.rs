@@ -2,21 +2,17 @@
 //! words ("wine", "a beer") is looked up in the drug's cautions, so a combination the label
 //! contraindicates answers `contraindicated`; "benzyl alcohol" (a preservative) is no alcohol.
 
-use crate::helpers::{lexical_index_of_first, spawn_app_with, GENEROUS};
+use crate::helpers::{first_evidence_text, spawn_app_over_first};
 
 #[tokio::test]
 async fn alcohol_asked_in_everyday_words_meets_the_labels_alcohol() {
-    let dir = lexical_index_of_first(&["sodium oxybate", "epoetin alfa"]);
-    let data_dir = dir.path().join("data");
-    let app = spawn_app_with(&data_dir, GENEROUS).await;
+    let (_dir, app) = spawn_app_over_first(&["sodium oxybate", "epoetin alfa"]).await;
 
     let oxybate = app
         .graph("Can I have a glass of wine with my sodium oxybate?", 2)
         .await;
     assert_eq!(oxybate["verdict"], "contraindicated", "{oxybate}");
-    let evidence = oxybate["relationships"][0]["evidence"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{oxybate}"));
+    let evidence = first_evidence_text(&oxybate);
     assert!(evidence.to_lowercase().contains("alcohol"), "{evidence}");
 
     let epoetin = app

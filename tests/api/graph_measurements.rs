@@ -3,22 +3,17 @@
 //! 5.5 mEq/L", "creatinine clearance ≤ 30 mL/min") and as the finding it makes
 //! ("hyperkalemia"), so a value past the limit answers `contraindicated` with that sentence.
 
-use crate::helpers::{lexical_index_of_first, spawn_app_with, GENEROUS};
+use crate::helpers::{first_evidence_text, spawn_app_over_first};
 
 #[tokio::test]
 async fn a_stated_value_is_read_against_the_limits_the_label_sets() {
-    let dir = lexical_index_of_first(&["eplerenone"]);
-    let data_dir = dir.path().join("data");
-    let app = spawn_app_with(&data_dir, GENEROUS).await;
+    let (_dir, app) = spawn_app_over_first(&["eplerenone"]).await;
 
     let renal = app
         .graph("eplerenone in a pt with CrCl 25 mL/min?", 2)
         .await;
     assert_eq!(renal["verdict"], "contraindicated", "{renal}");
-    let evidence = renal["relationships"][0]["evidence"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{renal}"))
-        .to_lowercase();
+    let evidence = first_evidence_text(&renal).to_lowercase();
     assert!(evidence.contains("creatinine clearance"), "{evidence}");
     let limit_met = renal["relationships"].as_array().is_some_and(|rows| {
         rows.iter().any(|r| {

@@ -150,9 +150,25 @@ pub fn embedded_index_of(wanted: &[&str]) -> tempfile::TempDir {
     dir
 }
 
+/// A server over the lexical index of the corpus's first label of each of `wanted`, and the
+/// scratch dir that holds it (keep it alive as long as the server).
+pub async fn spawn_app_over_first(wanted: &[&str]) -> (tempfile::TempDir, TestApp) {
+    let dir = lexical_index_of_first(wanted);
+    let app = spawn_app_with(&dir.path().join("data"), GENEROUS).await;
+    (dir, app)
+}
+
+/// The quoted text of the first evidence of a `/v1/graph` reply's first relationship.
+pub fn first_evidence_text(reply: &Value) -> String {
+    reply["relationships"][0]["evidence"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no evidence in {reply}"))
+        .to_owned()
+}
+
 /// A scratch data dir with the lexical index of the corpus's first label of each of `wanted`
 /// (in `data/`).
-pub fn lexical_index_of_first(wanted: &[&str]) -> tempfile::TempDir {
+fn lexical_index_of_first(wanted: &[&str]) -> tempfile::TempDir {
     let mut lines = Vec::new();
     for generic in wanted {
         let found = corpus_lines_of(&[generic]);

@@ -6,7 +6,7 @@
 
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -20,7 +20,10 @@ const CHECKS_PER_BOUND: u32 = 4;
 /// What a connection has done so far. Each count has one writer, the connection's own task.
 #[derive(Default)]
 pub struct Activity {
-    moved: AtomicU64,
+    read: AtomicU64,
+    written: AtomicU64,
+    /// The last write found the socket full: the client is not reading an answer yet.
+    write_blocked: AtomicBool,
     admitted: AtomicU64,
     answered: AtomicU64,
 }
@@ -35,20 +38,39 @@ impl Activity {
         bump(&self.admitted);
     }
 
-    /// The application answered a request.
+    /// The application answered a request (for a streamed body: the stream ended).
     pub fn answered(&self) {
         bump(&self.answered);
     }
 
-    fn moved(&self) {
-        bump(&self.moved);
+    #[cfg(test)]
+    pub fn answered_count(&self) -> u64 {
+        self.answered.load(Ordering::Relaxed)
     }
 
-    /// While every admitted request is answered, the connection waits for a head: the number
-    /// answered names that wait. `None` while a request is being read or answered.
-    fn waiting_for_head(&self) -> Option<u64> {
+    fn moved(&self) -> u64 {
+        self.read.load(Ordering::Relaxed) + self.written.load(Ordering::Relaxed)
+    }
+
+    /// While every admitted request is answered and its answer is not stuck in a full socket,
+    /// the connection waits for a head; a new answer or a further write starts a new wait.
+    /// `None` while a request is being read or answered.
+    fn waiting_for_head(&self) -> Option<(u64, u64)> {
         let answered = self.answered.load(Ordering::Relaxed);
-        (self.admitted.load(Ordering::Relaxed) == answered).then_some(answered)
+        let idle = self.admitted.load(Ordering::Relaxed) == answered
+            && !self.write_blocked.load(Ordering::Relaxed);
+        idle.then(|| (answered, self.written.load(Ordering::Relaxed)))
+    }
+
+    fn wrote(&self, polled: &Poll<io::Result<usize>>) {
+        match polled {
+            Poll::Ready(Ok(n)) if *n > 0 => {
+                bump(&self.written);
+                self.write_blocked.store(false, Ordering::Relaxed);
+            }
+            Poll::Pending => self.write_blocked.store(true, Ordering::Relaxed),
+            Poll::Ready(_) => {}
+        }
     }
 }
 
@@ -78,11 +100,11 @@ pub async fn watch(
     let opened = Instant::now();
     let mut checks = tokio::time::interval_at(opened + every, every);
     checks.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    let mut moved = (activity.moved.load(Ordering::Relaxed), opened);
+    let mut moved = (activity.moved(), opened);
     let mut waiting = (activity.waiting_for_head(), opened);
     loop {
         let now = checks.tick().await;
-        let moved_now = activity.moved.load(Ordering::Relaxed);
+        let moved_now = activity.moved();
         if moved_now != moved.0 {
             moved = (moved_now, now);
         } else if now - moved.1 >= idle_timeout {
@@ -118,7 +140,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for Tracked<S> {
         let before = buf.filled().len();
         let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
         if buf.filled().len() > before {
-            self.activity.moved();
+            bump(&self.activity.read);
         }
         polled
     }
@@ -131,9 +153,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Tracked<S> {
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.inner).poll_write(cx, data);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.activity.moved();
-        }
+        self.activity.wrote(&polled);
         polled
     }
 
@@ -143,9 +163,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Tracked<S> {
         data: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, data);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.activity.moved();
-        }
+        self.activity.wrote(&polled);
         polled
     }
 
@@ -189,20 +207,40 @@ mod tests {
         for _ in 0..5 {
             tokio::time::sleep(HEAD / 2).await;
             activity.admitted();
-            activity.moved();
+            bump(&activity.read);
             tokio::time::sleep(Duration::from_millis(10)).await;
             activity.answered();
         }
         activity.admitted();
         for _ in 0..5 {
             tokio::time::sleep(HEAD).await;
-            activity.moved();
+            bump(&activity.read);
         }
         activity.answered();
         let (quiet, after) = watched.await.unwrap();
         assert_eq!(quiet, Quiet::NoHead);
         let last_answer = HEAD / 2 * 5 + Duration::from_millis(50) + HEAD * 5;
         assert!(after >= last_answer + HEAD, "{after:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_answer_still_being_written_or_stuck_in_a_full_socket_is_not_a_wait() {
+        let activity = Activity::new();
+        let watched = tokio::spawn(gives_up_after(Arc::clone(&activity)));
+        activity.admitted();
+        activity.answered();
+        for _ in 0..8 {
+            activity.wrote(&Poll::Ready(Ok(64 * 1024)));
+            tokio::time::sleep(HEAD / 2).await;
+        }
+        activity.wrote(&Poll::Pending);
+        tokio::time::sleep(HEAD * 3).await;
+        activity.wrote(&Poll::Ready(Ok(512)));
+        let (quiet, after) = watched.await.unwrap();
+        assert_eq!(quiet, Quiet::NoHead);
+        let last_write = HEAD / 2 * 8 + HEAD * 3;
+        assert!(after >= last_write + HEAD, "{after:?}");
+        assert!(after <= last_write + HEAD + HEAD / 2, "{after:?}");
     }
 
     #[tokio::test(start_paused = true)]

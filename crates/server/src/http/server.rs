@@ -7,11 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request};
 use axum::response::Response;
-use hyper::body::Incoming;
+use hyper::body::{Body as HttpBody, Frame, Incoming, SizeHint};
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
@@ -153,10 +155,7 @@ impl<A: App> Connection<A> {
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request
             })
-            .map_response(move |response| {
-                answering.answered();
-                response
-            });
+            .map_response(move |response| answered_when_sent(response, &answering));
         // The header and idle timeouts are `watch`'s, not a timer hyper arms per request.
         let connection = http1::Builder::new()
             .header_read_timeout(None)
@@ -190,5 +189,113 @@ impl<A: App> Connection<A> {
                 }
             }
         }
+    }
+}
+
+/// Counts `response`'s request answered: at once when its body's length is known (hyper has
+/// it whole to write; `Activity` follows the writing), else when the streamed body ends or is
+/// dropped, so a stream (MCP's event stream) is a request in progress, not a wait for a head.
+fn answered_when_sent(response: Response, activity: &Arc<Activity>) -> Response {
+    if response.body().size_hint().exact().is_some() {
+        activity.answered();
+        return response;
+    }
+    let activity = Some(Arc::clone(activity));
+    response.map(|body| Body::new(Streamed { body, activity }))
+}
+
+pin_project_lite::pin_project! {
+    /// A streamed response body that counts its request answered when it ends or is dropped.
+    struct Streamed {
+        #[pin]
+        body: Body,
+        activity: Option<Arc<Activity>>,
+    }
+
+    impl PinnedDrop for Streamed {
+        fn drop(this: Pin<&mut Self>) {
+            if let Some(activity) = this.project().activity.take() {
+                activity.answered();
+            }
+        }
+    }
+}
+
+impl HttpBody for Streamed {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        let this = self.project();
+        let polled = this.body.poll_frame(cx);
+        if matches!(polled, Poll::Ready(None)) {
+            if let Some(activity) = this.activity.take() {
+                activity.answered();
+            }
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// A body of frames given one at a time, its length unknown (as a stream's is).
+    struct Frames(VecDeque<Bytes>);
+
+    impl HttpBody for Frames {
+        type Data = Bytes;
+        type Error = Infallible;
+
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+            Poll::Ready(self.0.pop_front().map(|data| Ok(Frame::data(data))))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_whole_body_is_answered_at_once_and_a_stream_when_it_ends_or_is_dropped() {
+        let activity = Activity::new();
+        let whole = answered_when_sent(Response::new(Body::from("{}")), &activity);
+        assert_eq!(activity.answered_count(), 1);
+        drop(whole);
+        assert_eq!(activity.answered_count(), 1);
+
+        let frames = || Frames(VecDeque::from([Bytes::from("a"), Bytes::from("b")]));
+        let streamed = answered_when_sent(Response::new(Body::new(frames())), &activity);
+        let mut body = streamed.into_body();
+        let first = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await;
+        assert!(first.is_some());
+        assert_eq!(
+            activity.answered_count(),
+            1,
+            "a stream under way is not answered"
+        );
+        while std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx))
+            .await
+            .is_some()
+        {}
+        assert_eq!(activity.answered_count(), 2, "the stream ended");
+        drop(body);
+        assert_eq!(activity.answered_count(), 2, "counted once");
+
+        let abandoned = answered_when_sent(Response::new(Body::new(frames())), &activity);
+        drop(abandoned);
+        assert_eq!(activity.answered_count(), 3, "a dropped stream is over");
     }
 }
