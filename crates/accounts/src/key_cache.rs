@@ -1,8 +1,10 @@
 //! The keys a server has seen, in memory: key id → stored hash, revocation and grant, each
-//! tagged with the database's key revision it was read at. Trusts an entry only while the
-//! revision it polls has not moved past it. Reads the database only for misses and the poll.
+//! tagged with the database's key revision it was read at, and each thread's last key found.
+//! Trusts an entry only while the revision it polls has not moved past it. Reads the database
+//! only for misses and the poll.
 
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use moka::sync::Cache;
@@ -12,6 +14,23 @@ use subtle::ConstantTimeEq;
 use crate::grant::KeyGrant;
 use crate::scopes::{AuthFailure, Scope};
 use crate::AccountError;
+
+/// Tells a process's key caches apart in the threads' last found keys.
+static NEXT_CACHE: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// The key this thread found last, so that a client sending one key many times finds it
+    /// without the shared cache's bookkeeping (read log, housekeeping) on every request.
+    static LAST_FOUND: RefCell<Option<LastFound>> = const { RefCell::new(None) };
+}
+
+/// An entry as one thread last found it in cache `cache`, when that cache had dropped entries
+/// `drops` times: trusted only while it has dropped none since.
+struct LastFound {
+    cache: u64,
+    drops: u64,
+    entry: Arc<CachedKey>,
+}
 
 /// One key as stored, read at `revision`.
 struct CachedKey {
@@ -23,9 +42,14 @@ struct CachedKey {
 }
 
 pub(crate) struct KeyCache {
-    keys: Cache<String, Arc<CachedKey>>,
+    /// foldhash: unknown ids are never cached, so a client cannot choose the keys.
+    keys: Cache<String, Arc<CachedKey>, foldhash::fast::RandomState>,
     /// The newest key revision this server has read.
     revision: AtomicI64,
+    /// This cache among the process's caches.
+    instance: u64,
+    /// How often entries were dropped (a newer revision polled, a key forgotten).
+    drops: AtomicU64,
 }
 
 type KeyRow = (String, String, String, Option<i64>, i64, i64);
@@ -33,8 +57,12 @@ type KeyRow = (String, String, String, Option<i64>, i64, i64);
 impl KeyCache {
     pub fn new(capacity: u64) -> Self {
         Self {
-            keys: Cache::new(capacity),
+            keys: Cache::builder()
+                .max_capacity(capacity)
+                .build_with_hasher(foldhash::fast::RandomState::default()),
             revision: AtomicI64::new(i64::MIN),
+            instance: NEXT_CACHE.fetch_add(1, Ordering::Relaxed),
+            drops: AtomicU64::new(0),
         }
     }
 
@@ -46,7 +74,7 @@ impl KeyCache {
         id: &str,
         sha256: &[u8; 32],
     ) -> Result<Result<Arc<KeyGrant>, AuthFailure>, AccountError> {
-        let cached = match self.keys.get(id) {
+        let cached = match self.found(id) {
             Some(entry) if entry.revision >= self.revision.load(Ordering::Acquire) => Some(entry),
             _ => None,
         };
@@ -67,6 +95,28 @@ impl KeyCache {
             return Ok(Err(AuthFailure::Revoked));
         }
         Ok(Ok(Arc::clone(&entry.grant)))
+    }
+
+    /// The entry of `id`: this thread's last found key if it is that key and nothing was
+    /// dropped since, else the shared cache's (which becomes this thread's last found).
+    fn found(&self, id: &str) -> Option<Arc<CachedKey>> {
+        let drops = self.drops.load(Ordering::Acquire);
+        let last = LAST_FOUND.with_borrow(|last| {
+            last.as_ref()
+                .filter(|last| last.cache == self.instance && last.drops == drops)
+                .filter(|last| last.entry.grant.key_id == id)
+                .map(|last| Arc::clone(&last.entry))
+        });
+        if last.is_some() {
+            return last;
+        }
+        let entry = self.keys.get(id)?;
+        LAST_FOUND.set(Some(LastFound {
+            cache: self.instance,
+            drops,
+            entry: Arc::clone(&entry),
+        }));
+        Some(entry)
     }
 
     /// Reads one key with the revision in one statement (one snapshot), and caches it. Unknown
@@ -105,6 +155,7 @@ impl KeyCache {
             .await?;
         if self.revision.fetch_max(revision, Ordering::AcqRel) < revision {
             self.keys.invalidate_all();
+            self.drops.fetch_add(1, Ordering::AcqRel);
         }
         Ok(())
     }
@@ -112,6 +163,7 @@ impl KeyCache {
     /// Drops one key at once (a change made through this server).
     pub fn forget(&self, id: &str) {
         self.keys.invalidate(id);
+        self.drops.fetch_add(1, Ordering::AcqRel);
     }
 }
 
@@ -150,5 +202,41 @@ mod tests {
         assert_eq!(parsed.to_vec(), (0u8..32).collect::<Vec<_>>());
         assert_eq!(parse_hex("ff"), None);
         assert_eq!(parse_hex(&"zz".repeat(32)), None);
+    }
+
+    fn entry(id: &str, revision: i64) -> Arc<CachedKey> {
+        Arc::new(CachedKey {
+            sha256: Some([7; 32]),
+            revoked: false,
+            grant: Arc::new(KeyGrant {
+                key_id: id.to_owned(),
+                account_id: "account".to_owned(),
+                scopes: vec![Scope::Verify],
+                unlimited: false,
+            }),
+            revision,
+        })
+    }
+
+    #[test]
+    fn a_threads_last_key_is_trusted_only_while_its_cache_dropped_nothing() {
+        let cache = KeyCache::new(10);
+        let other = KeyCache::new(10);
+        cache.keys.insert("aaa".to_owned(), entry("aaa", 1));
+        assert!(cache.found("aaa").is_some(), "from the shared cache");
+        assert!(cache.found("aaa").is_some(), "this thread's last found");
+        assert!(cache.found("bbb").is_none());
+        assert!(
+            other.found("aaa").is_none(),
+            "another cache's key is not this one's"
+        );
+        cache.forget("aaa");
+        assert!(
+            cache.found("aaa").is_none(),
+            "a forgotten key is gone for every thread"
+        );
+        cache.keys.insert("aaa".to_owned(), entry("aaa", 2));
+        assert_eq!(cache.found("aaa").map(|e| e.revision), Some(2));
+        assert_eq!(cache.found("aaa").map(|e| e.revision), Some(2));
     }
 }

@@ -51,9 +51,12 @@ impl KeyCounts {
     }
 }
 
+/// Usage not yet written, by key id (foldhash: only ids of authenticated keys are keys).
+pub(crate) type Usage = HashMap<String, KeyCounts, foldhash::fast::RandomState>;
+
 /// One write: usage by key id, and the leases (account id, lease id) to give back.
 pub(crate) struct Batch {
-    pub usage: HashMap<String, KeyCounts>,
+    pub usage: Usage,
     pub returning: Vec<(String, String)>,
 }
 

@@ -11,7 +11,7 @@ use sqlx::AnyPool;
 
 use crate::grant::KeyGrant;
 use crate::ids::{now, random_hex};
-use crate::lease::{self, Batch, KeyCounts};
+use crate::lease::{self, Batch, KeyCounts, Usage};
 use crate::scopes::Scope;
 use crate::{AccountError, Credit, Prices};
 
@@ -40,12 +40,20 @@ pub(crate) struct Lease {
     used: bool,
 }
 
+/// One request counted at a time (Unix seconds), or one charged request given back.
+#[derive(Clone, Copy)]
+enum Counted {
+    At(i64),
+    Refunded,
+}
+
+/// Keyed with foldhash: only ids of authenticated keys and their accounts are ever keys.
 #[derive(Default)]
 struct Local {
     /// Usage not yet written, by key id.
-    usage: HashMap<String, KeyCounts>,
+    usage: Usage,
     /// This server's leases, by account id.
-    leases: HashMap<String, Lease>,
+    leases: HashMap<String, Lease, foldhash::fast::RandomState>,
     /// Leases to give back at the next write, by account id.
     returning: HashMap<String, Lease>,
 }
@@ -92,16 +100,17 @@ impl Meter {
         } else {
             self.prices.of(scope)
         };
+        let at = now();
         let charge = Charge {
             price,
             scope,
-            day: today(),
+            day: at / SECS_PER_DAY,
         };
         loop {
             {
                 let mut local = self.local();
                 if price == Credit::ZERO || local.spend(&grant.account_id, price.micros()) {
-                    local.count(grant, charge, 1);
+                    local.count(grant, charge, Counted::At(at));
                     return Ok(charge);
                 }
             }
@@ -112,7 +121,7 @@ impl Meter {
     /// Uncounts a charged request that failed and gives its price back to the lease.
     pub fn refund(&self, grant: &KeyGrant, charge: Charge) {
         let mut local = self.local();
-        local.count(grant, charge, -1);
+        local.count(grant, charge, Counted::Refunded);
         let price = charge.price.micros();
         if let Some(lease) = local.lease_mut(&grant.account_id) {
             lease.remaining += price;
@@ -220,7 +229,9 @@ impl Local {
         }
     }
 
-    fn count(&mut self, grant: &KeyGrant, charge: Charge, requests: i64) {
+    /// Adds one request, or takes one away (a refund), to the key's usage; a request counted
+    /// `at` a time is the key's last use.
+    fn count(&mut self, grant: &KeyGrant, charge: Charge, counted: Counted) {
         let counts = match self.usage.get_mut(&grant.key_id) {
             Some(counts) => counts,
             None => self
@@ -228,15 +239,19 @@ impl Local {
                 .entry(grant.key_id.clone())
                 .or_insert_with(|| KeyCounts::new(&grant.account_id)),
         };
+        let requests = match counted {
+            Counted::At(at) => {
+                counts.last_used = at;
+                1
+            }
+            Counted::Refunded => -1,
+        };
         counts.add(
             charge.day,
             charge.scope,
             requests,
             requests * charge.price.micros(),
         );
-        if requests > 0 {
-            counts.last_used = now();
-        }
     }
 
     /// The usage to write and the leases to give back; leases idle since the last write (all

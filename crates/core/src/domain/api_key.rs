@@ -11,19 +11,27 @@ use super::invalid::InvalidInput;
 const PREFIX: &str = "dck_";
 const ID_HEX: usize = 12;
 const SECRET_HEX: usize = 40;
+const KEY_LEN: usize = PREFIX.len() + ID_HEX + 1 + SECRET_HEX;
 
+/// The key's ASCII bytes, held inline: parsing one on every request allocates nothing.
 #[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(String);
+pub struct ApiKey([u8; KEY_LEN]);
 
 impl ApiKey {
     pub fn parse(raw: &str) -> Result<Self, InvalidInput> {
-        let rest = raw.strip_prefix(PREFIX).ok_or(InvalidInput::ApiKeyFormat)?;
-        let (id, secret) = rest.split_once('_').ok_or(InvalidInput::ApiKeyFormat)?;
-        let is_hex = |s: &str, len: usize| {
-            s.len() == len && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        let bytes: [u8; KEY_LEN] = raw
+            .as_bytes()
+            .try_into()
+            .map_err(|_| InvalidInput::ApiKeyFormat)?;
+        let (prefix, rest) = bytes.split_at(PREFIX.len());
+        let (id, rest) = rest.split_at(ID_HEX);
+        let (separator, secret) = rest.split_at(1);
+        let is_hex = |part: &[u8]| {
+            part.iter()
+                .fold(true, |hex, b| hex & matches!(b, b'0'..=b'9' | b'a'..=b'f'))
         };
-        if is_hex(id, ID_HEX) && is_hex(secret, SECRET_HEX) {
-            Ok(Self(raw.to_owned()))
+        if prefix == PREFIX.as_bytes() && separator == b"_" && is_hex(id) && is_hex(secret) {
+            Ok(Self(bytes))
         } else {
             Err(InvalidInput::ApiKeyFormat)
         }
@@ -34,23 +42,29 @@ impl ApiKey {
         let mut bytes = [0u8; (ID_HEX + SECRET_HEX) / 2];
         rand::rngs::OsRng.fill_bytes(&mut bytes);
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        Self(format!("{PREFIX}{}_{}", &hex[..ID_HEX], &hex[ID_HEX..]))
+        Self::parse(&format!("{PREFIX}{}_{}", &hex[..ID_HEX], &hex[ID_HEX..]))
+            .expect("a generated key is well formed")
     }
 
     /// The public part that names the key in `keys list` and `keys revoke`.
     pub fn id(&self) -> &str {
-        &self.0[PREFIX.len()..PREFIX.len() + ID_HEX]
+        ascii(&self.0[PREFIX.len()..PREFIX.len() + ID_HEX])
     }
 
     /// SHA-256 of the whole key; this, never the key, is what the key store keeps.
     pub fn hash(&self) -> [u8; 32] {
-        Sha256::digest(self.0.as_bytes()).into()
+        Sha256::digest(self.0).into()
     }
 
     /// The key itself, for printing once at creation.
     pub fn expose(&self) -> &str {
-        &self.0
+        ascii(&self.0)
     }
+}
+
+/// Bytes `parse` accepted (hex digits, `dck`, `_`) as text.
+fn ascii(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("a parsed key is ASCII")
 }
 
 impl fmt::Debug for ApiKey {
@@ -83,6 +97,8 @@ mod tests {
             &good.expose()[1..],
             &good.expose().to_uppercase(),
             &format!("{}0", good.expose()),
+            &good.expose().replacen('_', "-", 2),
+            &format!("{}g", &good.expose()[..KEY_LEN - 1]),
         ] {
             assert_eq!(ApiKey::parse(bad), Err(InvalidInput::ApiKeyFormat), "{bad}");
         }

@@ -11,15 +11,18 @@ use super::invalid::InvalidInput;
 const DOMAIN_TAG: &[u8] = b"drugcite.segment.v1";
 const BITS: usize = 128;
 
-/// First 128 bits of SHA-256 over the tag and the length-prefixed (set_id, section key, text).
 /// Largest Hamming distance verify reports as "near" (DESIGN.md: found exactly by splitting the
 /// 128 bits into 8 blocks of 16); beyond it a fingerprint is simply not found.
 pub const MAX_HAMMING_RADIUS: u32 = 7;
 
+/// First 128 bits of SHA-256 over the tag and the length-prefixed (set_id, section key, text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Fingerprint(u128);
 
 impl Fingerprint {
+    /// Characters of the public form (one `0`/`1` per bit).
+    pub const LEN: usize = BITS;
+
     /// The fingerprint of one segment: a pure function of the label's set id, the openFDA
     /// section key (e.g. `boxed_warning`) and the exact segment text.
     pub fn of_segment(set_id: &str, section_key: &str, text: &str) -> Self {

@@ -40,7 +40,8 @@ pub struct Verifier {
     index: Arc<LiveIndex>,
     source: SegmentSource,
     /// Keyed by the live generation's epoch, or on Neo4j by the sync's.
-    cache: Cache<(u64, Fingerprint), Arc<StoredSegment>>,
+    /// foldhash: only fingerprints of indexed segments are kept, so a client cannot choose keys.
+    cache: Cache<(u64, Fingerprint), Arc<StoredSegment>, foldhash::fast::RandomState>,
     counters: CacheCounters,
 }
 
@@ -49,7 +50,9 @@ impl Verifier {
         Self {
             index,
             source,
-            cache: Cache::new(CACHE_ENTRIES),
+            cache: Cache::builder()
+                .max_capacity(CACHE_ENTRIES)
+                .build_with_hasher(foldhash::fast::RandomState::default()),
             counters: CacheCounters::default(),
         }
     }
@@ -62,15 +65,20 @@ impl Verifier {
     /// The segment of `fingerprint` if its answer is cached for what is served now: never
     /// blocks, so an async caller can answer a hit without a trip to the blocking pool.
     pub fn cached(&self, fingerprint: Fingerprint) -> Option<Arc<StoredSegment>> {
-        let epoch = match &self.source {
-            SegmentSource::Embedded => self.index.epoch(),
-            SegmentSource::Neo4j(watch) => watch.epoch(),
-        };
-        let segment = self.cache.get(&(epoch, fingerprint));
+        let segment = self.cache.get(&(self.epoch(), fingerprint));
         if segment.is_some() {
             self.counters.hit();
         }
         segment
+    }
+
+    /// The epoch of what is served now (the live generation's, or on Neo4j the sync's); it
+    /// only grows, so an answer looked up after reading it is never older than it.
+    pub fn epoch(&self) -> u64 {
+        match &self.source {
+            SegmentSource::Embedded => self.index.epoch(),
+            SegmentSource::Neo4j(watch) => watch.epoch(),
+        }
     }
 
     pub fn verify(&self, fingerprint: Fingerprint) -> Result<Verification, EngineError> {

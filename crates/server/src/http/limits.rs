@@ -6,10 +6,13 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DashMapStateStore;
 use governor::{DefaultKeyedRateLimiter, NotUntil, Quota, RateLimiter};
 
 use super::ApiError;
@@ -31,21 +34,36 @@ pub enum Caller<'a> {
 /// Failed authentications per minute allowed to one client address unless configured.
 pub const DEFAULT_AUTH_FAILURES_PER_MINUTE: NonZeroU32 = NonZeroU32::new(10).unwrap();
 
+/// Buckets by key id, hashed with foldhash: only authenticated keys' ids reach it.
+type PerKeyLimiter = RateLimiter<
+    String,
+    DashMapStateStore<String, foldhash::fast::RandomState>,
+    DefaultClock,
+    NoOpMiddleware,
+>;
+
 pub struct RateLimits {
-    per_key: DefaultKeyedRateLimiter<String>,
+    per_key: PerKeyLimiter,
     per_address: DefaultKeyedRateLimiter<Option<IpAddr>>,
     auth_failures: DefaultKeyedRateLimiter<Option<IpAddr>>,
     /// Addresses whose failure budget ran out, and until when their keyed requests are refused.
     blocked: Mutex<HashMap<Option<IpAddr>, Instant>>,
+    /// Whether `blocked` may hold an address (set under its lock), so that a keyed request
+    /// looks at the map only while some address is blocked.
+    any_blocked: AtomicBool,
 }
 
 impl RateLimits {
     pub fn new(config: RateLimitConfig, auth_failures_per_minute: NonZeroU32) -> Self {
         Self {
-            per_key: RateLimiter::keyed(Quota::per_minute(config.per_key_per_minute)),
+            per_key: RateLimiter::dashmap_with_hasher(
+                Quota::per_minute(config.per_key_per_minute),
+                foldhash::fast::RandomState::default(),
+            ),
             per_address: RateLimiter::keyed(Quota::per_minute(config.per_address_per_minute)),
             auth_failures: RateLimiter::keyed(Quota::per_minute(auth_failures_per_minute)),
             blocked: Mutex::new(HashMap::new()),
+            any_blocked: AtomicBool::new(false),
         }
     }
 
@@ -60,6 +78,9 @@ impl RateLimits {
     /// Refuses a keyed request from an address that failed authentication too often, before
     /// its key is looked at (a right guess must look like a wrong one).
     pub fn check_not_blocked(&self, address: Option<IpAddr>) -> Result<(), ApiError> {
+        if !self.any_blocked.load(Ordering::Acquire) {
+            return Ok(());
+        }
         let blocked = self.blocked.lock().unwrap_or_else(|e| e.into_inner());
         match blocked.get(&address) {
             Some(until) if *until > Instant::now() => {
@@ -78,6 +99,7 @@ impl RateLimits {
                 let wait = wait_of(&not_until);
                 let mut blocked = self.blocked.lock().unwrap_or_else(|e| e.into_inner());
                 blocked.insert(address, Instant::now() + wait);
+                self.any_blocked.store(true, Ordering::Release);
                 limited(wait)
             }
         }
@@ -92,6 +114,8 @@ impl RateLimits {
         let now = Instant::now();
         let mut blocked = self.blocked.lock().unwrap_or_else(|e| e.into_inner());
         blocked.retain(|_, until| *until > now);
+        self.any_blocked
+            .store(!blocked.is_empty(), Ordering::Release);
     }
 }
 

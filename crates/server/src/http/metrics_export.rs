@@ -18,6 +18,7 @@ use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::Registry;
 
 use super::metrics::HttpMetrics;
+use super::verify_bodies::VerifiedBodies;
 use drugcite_engine::cache_stats::CacheStats;
 use drugcite_engine::engine::Engine;
 
@@ -30,9 +31,17 @@ pub struct Scrape {
 }
 
 impl Scrape {
-    pub fn new(engine: Arc<Engine>, metrics: Arc<HttpMetrics>) -> Self {
+    pub fn new(
+        engine: Arc<Engine>,
+        metrics: Arc<HttpMetrics>,
+        verified_bodies: Arc<VerifiedBodies>,
+    ) -> Self {
         let mut registry = Registry::default();
-        registry.register_collector(Box::new(DrugciteCollector { engine, metrics }));
+        registry.register_collector(Box::new(DrugciteCollector {
+            engine,
+            metrics,
+            verified_bodies,
+        }));
         Self {
             registry: Arc::new(registry),
         }
@@ -61,6 +70,7 @@ async fn metrics(State(scrape): State<Scrape>) -> impl IntoResponse {
 struct DrugciteCollector {
     engine: Arc<Engine>,
     metrics: Arc<HttpMetrics>,
+    verified_bodies: Arc<VerifiedBodies>,
 }
 
 impl std::fmt::Debug for DrugciteCollector {
@@ -140,9 +150,19 @@ impl DrugciteCollector {
         Ok(())
     }
 
+    /// Verify answers come from a kept body or else from the verifier (its own cache or a
+    /// lookup): each request is one hit or one miss.
+    fn verify_cache_stats(&self) -> CacheStats {
+        let verifier = self.engine.verifier.cache_stats();
+        CacheStats {
+            hits: verifier.hits + self.verified_bodies.hits(),
+            ..verifier
+        }
+    }
+
     fn encode_caches(&self, encoder: &mut DescriptorEncoder) -> Encoded {
         let caches = [
-            ("verify", self.engine.verifier.cache_stats()),
+            ("verify", self.verify_cache_stats()),
             (
                 "query_vector",
                 self.engine.searcher.query_vector_cache_stats(),

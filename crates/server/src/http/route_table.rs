@@ -1,7 +1,8 @@
 //! Every route's path template, written once: `Routes` adds a route to axum's router and keeps
 //! its template, so that the front layer, which runs outside axum's routing, can name the route
-//! a request takes (for the metrics and the access log) with one lookup, and pass on the GET
-//! handler of a route added with `direct_get`, which `dispatch` calls without axum's routing.
+//! a request takes (for the metrics and the access log) with one lookup (a plain comparison for
+//! the direct routes), and pass on the GET handler of a route added with `direct_get`, which
+//! `dispatch` calls without axum's routing.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -96,6 +97,8 @@ impl Routes {
     pub fn finish(self, metrics: &HttpMetrics) -> (Router<AppState>, RouteTable) {
         let mut table = matchit::Router::new();
         let mut directs = Vec::new();
+        let mut quick = Vec::new();
+        let templates: Vec<&'static str> = self.templates.iter().map(|(t, _)| *t).collect();
         for (template, direct) in self.templates {
             let direct = direct.map(|handler| {
                 directs.push(handler);
@@ -105,6 +108,9 @@ impl Routes {
                 slot: metrics.route(Some(template)),
                 direct,
             };
+            if let Some(shape) = direct.and_then(|_| Shape::of(template, &templates)) {
+                quick.push((shape, matched));
+            }
             table
                 .insert(template, matched)
                 .expect("axum accepted the same template");
@@ -114,6 +120,7 @@ impl Routes {
             direct: None,
         };
         let table = RouteTable {
+            quick,
             table,
             unmatched,
             directs: directs.into(),
@@ -122,8 +129,65 @@ impl Routes {
     }
 }
 
+/// A direct route's template in a form matched by a comparison, before the general table:
+/// the hot routes skip the tree walk.
+#[derive(Debug, PartialEq, Eq)]
+enum Shape {
+    /// A template without parameters: the paths equal to it.
+    Exact(&'static str),
+    /// `prefix{param}`: the paths that are the prefix and one more non-empty segment, except
+    /// the static templates of that depth beside it (which the table prefers), as the table
+    /// would match them.
+    LastSegment {
+        prefix: &'static str,
+        except: Vec<&'static str>,
+    },
+}
+
+impl Shape {
+    /// The shape of `template` among all the router's `templates`, if it has one.
+    fn of(template: &'static str, templates: &[&'static str]) -> Option<Self> {
+        let Some(open) = template.find('{') else {
+            return Some(Self::Exact(template));
+        };
+        let (prefix, param) = template.split_at(open);
+        let one_last_param =
+            param.ends_with('}') && !param.contains('/') && !param.starts_with("{*");
+        if !one_last_param || !prefix.ends_with('/') {
+            return None;
+        }
+        let beside: Vec<&'static str> = templates
+            .iter()
+            .copied()
+            .filter(|other| *other != template)
+            .filter(|other| {
+                other
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| !rest.contains('/'))
+            })
+            .collect();
+        let all_static = beside.iter().all(|other| !other.contains('{'));
+        all_static.then_some(Self::LastSegment {
+            prefix,
+            except: beside,
+        })
+    }
+
+    fn fits(&self, path: &str) -> bool {
+        match self {
+            Self::Exact(template) => path == *template,
+            Self::LastSegment { prefix, except } => {
+                path.strip_prefix(prefix)
+                    .is_some_and(|last| !last.is_empty() && !last.contains('/'))
+                    && !except.contains(&path)
+            }
+        }
+    }
+}
+
 /// From a request path to what it matched (`unmatched` when no route has it).
 pub struct RouteTable {
+    quick: Vec<(Shape, Matched)>,
     table: matchit::Router<Matched>,
     unmatched: Matched,
     directs: Arc<[DirectGet]>,
@@ -131,6 +195,9 @@ pub struct RouteTable {
 
 impl RouteTable {
     pub fn matched(&self, path: &str) -> Matched {
+        if let Some((_, matched)) = self.quick.iter().find(|(shape, _)| shape.fits(path)) {
+            return *matched;
+        }
         self.table
             .at(path)
             .map_or(self.unmatched, |found| *found.value)
@@ -162,5 +229,62 @@ mod tests {
         let direct = table.matched("/v1/verify/0101").direct;
         assert!(direct.is_some_and(|at| at < table.directs().len()));
         assert_eq!(table.matched("/nowhere").direct, None);
+    }
+
+    #[test]
+    fn a_direct_route_matched_by_comparison_matches_as_the_table_does() {
+        let templates = ["/health", "/v1/verify/{fingerprint}", "/v1/verify/quote"];
+        let shape = |template| Shape::of(template, &templates);
+        assert_eq!(shape("/health"), Some(Shape::Exact("/health")));
+        assert_eq!(
+            shape("/v1/verify/{fingerprint}"),
+            Some(Shape::LastSegment {
+                prefix: "/v1/verify/",
+                except: vec!["/v1/verify/quote"]
+            })
+        );
+        let beside = [
+            "/v1/labels/{set_id}",
+            "/v1/labels/{id}/history",
+            "/v1/labels/a/{b}",
+        ];
+        assert!(Shape::of("/v1/labels/{set_id}", &beside).is_some());
+        let beside = ["/v1/labels/{set_id}", "/v1/labels/{id}"];
+        assert_eq!(Shape::of("/v1/labels/{set_id}", &beside), None);
+        assert_eq!(Shape::of("/files/{*rest}", &["/files/{*rest}"]), None);
+        let metrics = HttpMetrics::default();
+        let routes = Routes::new()
+            .direct_get("/health", || async {})
+            .direct_get("/v1/verify/{fingerprint}", || async {})
+            .route("/v1/verify", get(|| async {}))
+            .route("/v1/verify/quote", get(|| async {}))
+            .route("/v1/verify/{fingerprint}/history", get(|| async {}))
+            .route("/v1/labels/{set_id}", get(|| async {}));
+        let (_, table) = routes.finish(&metrics);
+        assert_eq!(table.quick.len(), 2);
+        for path in [
+            "/health",
+            "/health/",
+            "/healthz",
+            "/v1/verify/0101",
+            "/v1/verify/",
+            "/v1/verify",
+            "/v1/verify/01/10",
+            "/v1/verify/%30",
+            "/v1/verify/quote",
+            "/v1/verify/quotes",
+            "/v1/verify/01/history",
+            "/v1/labels/x",
+            "/",
+            "",
+        ] {
+            let general = table
+                .table
+                .at(path)
+                .map_or(table.unmatched, |found| *found.value);
+            let name = |matched: Matched| metrics.template(matched.slot);
+            assert_eq!(name(table.matched(path)), name(general), "{path}");
+            assert_eq!(table.matched(path).direct, general.direct, "{path}");
+        }
     }
 }

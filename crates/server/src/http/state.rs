@@ -45,8 +45,8 @@ pub struct Shared {
     /// The web console's settings when it is served.
     pub(super) console: Option<ConsoleSettings>,
     pub(super) metrics: Arc<HttpMetrics>,
-    /// Verified answers as written, reused while the verifier serves the same segment.
-    pub(super) verified_bodies: VerifiedBodies,
+    /// Verified answers as written, reused while the verifier serves the same epoch.
+    pub(super) verified_bodies: Arc<VerifiedBodies>,
 }
 
 impl Deref for AppState {
@@ -66,7 +66,7 @@ impl AppState {
             limit_config: limits,
             console: None,
             metrics: Arc::new(HttpMetrics::default()),
-            verified_bodies: VerifiedBodies::default(),
+            verified_bodies: Arc::default(),
         }))
     }
 
@@ -85,6 +85,7 @@ impl AppState {
         metrics_export::router(metrics_export::Scrape::new(
             Arc::clone(&self.engine),
             Arc::clone(&self.metrics),
+            Arc::clone(&self.verified_bodies),
         ))
     }
 

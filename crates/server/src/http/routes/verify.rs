@@ -2,8 +2,6 @@
 //! source, and the label version it comes from (current, superseded or withdrawn); a near miss
 //! → not verified, with the Hamming distance; else `detail: Not Found`.
 
-use std::sync::Arc;
-
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::response::Response;
@@ -88,7 +86,7 @@ impl<S: Send + Sync> FromRequestParts<S> for FingerprintParam {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        let last = parts.uri.path().rsplit('/').next().unwrap_or_default();
+        let last = last_segment(parts.uri.path());
         if !last.contains('%') {
             return Ok(Self(Fingerprint::parse(last)?));
         }
@@ -96,6 +94,16 @@ impl<S: Send + Sync> FromRequestParts<S> for FingerprintParam {
             .decode_utf8()
             .map_err(|_| InvalidInput::FingerprintAlphabet)?;
         Ok(Self(Fingerprint::parse(&decoded)?))
+    }
+}
+
+/// The path's last segment; a fingerprint's 128 characters are looked at first, without
+/// searching the path for its last `/`.
+fn last_segment(path: &str) -> &str {
+    let plain = path.len().checked_sub(Fingerprint::LEN + 1);
+    match plain.and_then(|slash| path.as_bytes().get(slash)) {
+        Some(b'/') => &path[path.len() - Fingerprint::LEN..],
+        _ => path.rsplit('/').next().unwrap_or_default(),
     }
 }
 
@@ -115,34 +123,26 @@ pub async fn verify(
     State(state): State<AppState>,
     FingerprintParam(fingerprint): FingerprintParam,
 ) -> Result<Response, ApiError> {
-    let cached = state.engine.verifier.cached(fingerprint);
-    if let Some(body) = cached
-        .as_ref()
-        .and_then(|segment| state.verified_bodies.get(fingerprint, segment))
-    {
+    let epoch = state.engine.verifier.epoch();
+    if let Some(body) = state.verified_bodies.get(epoch, fingerprint) {
         return Ok(json_response(body));
     }
-    let verification = match cached {
+    let verification = match state.engine.verifier.cached(fingerprint) {
         Some(segment) => Verification::Verified(segment),
         None => {
             let engine = state.engine.clone();
             blocking(move || engine.verifier.verify(fingerprint)).await?
         }
     };
-    let written_from = match &verification {
-        Verification::Verified(segment) => Some(Arc::clone(segment)),
-        _ => None,
-    };
+    let verified = matches!(verification, Verification::Verified(_));
     let data = answer(fingerprint, verification);
     let text = match &data {
         VerifyData::Found(found) => found.text.as_ref().map_or(0, String::len),
         VerifyData::NotFound(_) => 0,
     };
     let body = sized_json_bytes(&Envelope::ok(data), text + BODY_BESIDE_TEXT)?;
-    if let Some(segment) = written_from {
-        state
-            .verified_bodies
-            .keep(fingerprint, segment, body.clone());
+    if verified {
+        state.verified_bodies.keep(epoch, fingerprint, body.clone());
     }
     Ok(json_response(body))
 }
@@ -181,3 +181,23 @@ fn answer(fingerprint: Fingerprint, verification: Verification) -> VerifyData {
 /// Room for everything of a verify answer but the text (the drug's names and NDCs, the
 /// label version, the URL): a typical answer then needs no second buffer.
 const BODY_BESIDE_TEXT: usize = 1024;
+
+#[cfg(test)]
+mod tests {
+    use super::last_segment;
+
+    #[test]
+    fn the_last_segment_is_found_with_and_without_a_fingerprint_length() {
+        let bits = "01".repeat(64);
+        assert_eq!(last_segment(&format!("/v1/verify/{bits}")), bits);
+        assert_eq!(last_segment(&format!("/{bits}")), bits);
+        assert_eq!(last_segment("/v1/verify/0101"), "0101");
+        let longer = format!("{bits}0");
+        assert_eq!(last_segment(&format!("/v1/verify/{longer}")), longer);
+        assert_eq!(
+            last_segment(&format!("/v1/verify/%30{bits}")),
+            format!("%30{bits}")
+        );
+        assert_eq!(last_segment(""), "");
+    }
+}
