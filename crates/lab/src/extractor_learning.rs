@@ -163,6 +163,16 @@ pub fn learn(
         .iter()
         .filter(|s| Half::Learning.contains(&s.label))
         .collect();
+    learn_from(&learning, vocabulary, listed)
+}
+
+/// `learn` over the given sections only (the tagger's cross-validation learns one term file
+/// per fold from the other folds).
+pub fn learn_from(
+    learning: &[&AnnotatedSection],
+    vocabulary: &[VocabularyTerm],
+    listed: &BTreeMap<String, usize>,
+) -> Vec<CuratedTerm> {
     let mut rows: BTreeMap<String, CuratedTerm> = BTreeMap::new();
     let mut add = |term: &str, set: fn(&mut Origins)| {
         let row = rows.entry(key_of(term)).or_insert_with(|| CuratedTerm {
@@ -180,7 +190,7 @@ pub fn learn(
     }
     let unweighted: Vec<CuratedTerm> = rows.values().cloned().collect();
     let matcher = Matcher::new(Lexicon::build(vocabulary, &unweighted));
-    for section in &learning {
+    for section in learning {
         count_occurrences(&matcher, section, &mut rows);
     }
     let mut out: Vec<CuratedTerm> = rows

@@ -15,6 +15,7 @@ pub mod extractor_learning;
 mod output;
 pub mod severity_cli;
 pub mod tables;
+pub mod tagger;
 pub mod training;
 pub mod verdicts;
 pub mod verdicts_cli;

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 use drugcite_engine::embed::Embedder;
 use drugcite_lab::eval::Part;
 use drugcite_lab::extract_cli::{ExtractTask, HalfArg};
+use drugcite_lab::tagger::cv::{CvOptions, Design};
 use drugcite_lab::{answers, eval_cli, extract_cli, severity_cli, verdicts_cli, write_stdout};
 use drugcite_store::DataDir;
 
@@ -139,6 +140,43 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         learn: Option<PathBuf>,
     },
+    /// Cross-validate an adverse-reaction tagger design on the TAC 2017 brat files: per fold
+    /// and per mention type exact-span P/R/F1, training and inference time, and the cost of
+    /// tagging the corpus (issue 55's research step; `docs/lab.md`).
+    TaggerCv {
+        /// Directory holding `txt/` and `brat/`.
+        #[arg(long, default_value = "../shared/data/eval/tac2017-ars")]
+        brat: PathBuf,
+        /// A: frozen MiniLM vectors and a head; B: distilled vectors, word and dictionary
+        /// features and a head; C: MiniLM's top 2 layers fine-tuned with a per-word head; rules:
+        /// the existing extractor.
+        #[arg(long, value_enum)]
+        design: Design,
+        #[arg(long, default_value_t = 5)]
+        folds: usize,
+        /// Seed of the fold split and of the head's initialisation and batches.
+        #[arg(long, default_value_t = 55)]
+        seed: u64,
+        /// Design A: the encoder layers (1-based, 6 the last) whose vectors are concatenated.
+        #[arg(long, value_delimiter = ',', default_value = "5,6")]
+        layers: Vec<usize>,
+        /// Training epochs (default: the design's own).
+        #[arg(long)]
+        epochs: Option<usize>,
+        /// Condition vocabulary directory (.obo/.tsv files) of the rule extractor.
+        #[arg(
+            long,
+            env = "DRUGCITE_VOCAB_DIR",
+            default_value = "../shared/data/vocab"
+        )]
+        vocab: PathBuf,
+        /// openFDA corpus: listed reactions for the dictionary, and the text costed.
+        #[arg(long, default_value = "../shared/data/labels/openfda-labels.jsonl.gz")]
+        corpus: PathBuf,
+        /// `extract --score`'s annotation file, naming the shipped extractor's held-out half.
+        #[arg(long, default_value = "../shared/data/eval/adr-train-labels.json")]
+        annotations: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -183,6 +221,31 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Some(out) => severity_cli::learn_cues(&dir, &out)?,
             None => severity_cli::agreement(&dir, part)?,
         },
+        Command::TaggerCv {
+            brat,
+            design,
+            folds,
+            seed,
+            layers,
+            epochs,
+            vocab,
+            corpus,
+            annotations,
+        } => {
+            let options = CvOptions {
+                brat,
+                model_dir: cli.model_dir,
+                vocab,
+                corpus,
+                annotations: Some(annotations),
+                design,
+                folds,
+                seed,
+                layers,
+                epochs,
+            };
+            write_stdout(&drugcite_lab::tagger::cv::run(&options)?)?
+        }
         Command::Extract {
             vocab,
             score,
