@@ -54,6 +54,12 @@ pub const NOT_NAME_WORDS: TableSource = drugcite_core::table_source!(
     &["word", "kind", "source"]
 );
 
+/// Chemical symbols of the metals salts are named after ("k" → "potassium").
+pub const ELEMENT_SYMBOLS: TableSource = drugcite_core::table_source!(
+    "crates/engine/tables/understand/element-symbols.tsv",
+    &["symbol", "element", "source"]
+);
+
 /// Head nouns of chemical and material names ("acid" of "lactic acid").
 pub const HEAD_NOUNS: TableSource = drugcite_core::table_source!(
     "crates/engine/tables/understand/head-nouns.tsv",
@@ -110,6 +116,7 @@ pub const ALL: &[&TableSource] = &[
     &FUNCTION_WORDS,
     &QUESTION_WORDS,
     &NOT_NAME_WORDS,
+    &ELEMENT_SYMBOLS,
     &HEAD_NOUNS,
     &USAN_STEMS,
     &PERIPHERAL_SECTIONS,

@@ -93,6 +93,21 @@ pub(super) fn own_names<'a>(label: &'a LabelNames) -> impl Iterator<Item = &'a S
         .filter(move |name| !described(name))
 }
 
+/// A combination label with the leading name word of each ingredient its generic lists, in
+/// order ("piperacillin and tazobactam" → piperacillin, tazobactam); none for one ingredient or
+/// an ingredient without a name word.
+pub(super) fn ingredient_words(label: &LabelNames) -> Option<(u32, Vec<String>)> {
+    let parts = name_parts(&label.generic.to_lowercase());
+    let words: Option<Vec<String>> = (parts.iter())
+        .map(|part| {
+            name_words(part)
+                .find(|w| is_name_word(w))
+                .map(str::to_owned)
+        })
+        .collect();
+    Some((label.label, words.filter(|w| w.len() > 1)?))
+}
+
 /// Whether `word` is a word of `name` after its first: a brand that names its generic after
 /// other words ("good sense levocetirizine", "head lice treatment ivermectin lotion") is a
 /// seller's or a description's words before the drug's name, not a name of it ("good",

@@ -1,14 +1,16 @@
 //! Where a question names drugs: class phrases (longest first, never overlapping), then drug
-//! words — exact, singular, or misspelled names — each a mention of the labels it names, and
+//! words — exact, singular, misspelled or hyphenated names — each a mention of the labels it names, and
 //! combinations named back to back. Reads the vocabulary only; knows nothing of sections or
 //! ranking.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use super::class_phrases::phrase_positions;
 use super::drug_words::{is_name_word, singular};
 use super::understanding::{DrugMention, Found};
+use super::word_tables::column;
 use super::DrugVocabulary;
 
 impl DrugVocabulary {
@@ -35,14 +37,15 @@ impl DrugVocabulary {
                 found.push(phrase);
             }
         }
+        let elements = with_elements(tokens);
         for (words, labels) in &self.salt_names {
-            for start in phrase_positions(tokens, words) {
+            for start in phrase_positions(&elements, words) {
                 let span = start..start + words.len();
                 if !is_free(&claimed, &span) {
                     continue;
                 }
                 claim(&mut claimed, &span);
-                let mention = self.mention(tokens[span.clone()].join(" "), labels);
+                let mention = self.mention(elements[span.clone()].join(" "), labels);
                 found.push(Found {
                     span,
                     class: false,
@@ -60,7 +63,9 @@ impl DrugVocabulary {
             let exact = self.drug_labels(word, tokens.get(at + 1).copied());
             let named = exact
                 .map(|labels| (word, labels))
-                .or_else(|| self.misspelled(word));
+                .or_else(|| self.misspelled(word))
+                .map(|(name, labels)| (name.to_owned(), labels.clone()))
+                .or_else(|| self.hyphenated(word));
             let Some((name, labels)) = named else {
                 at += 1;
                 continue;
@@ -68,7 +73,7 @@ impl DrugVocabulary {
             let mention = Found {
                 span: at..at + 1,
                 class: false,
-                mention: self.mention(name.to_owned(), labels),
+                mention: self.mention(name, &labels),
             };
             let mention = self.narrowed(mention, tokens, &|i| !claimed[i]);
             at = mention.span.end;
@@ -141,6 +146,23 @@ impl DrugVocabulary {
 }
 
 /// Whether no word of `span` is claimed by a mention yet.
+/// `tokens` with each chemical symbol of a metal written as its element ("k citrate" →
+/// "potassium citrate"; `element-symbols.tsv`), but after a number, where it is a unit ("40 mg").
+fn with_elements<'t>(tokens: &[&'t str]) -> Vec<&'t str> {
+    static ELEMENTS: LazyLock<HashMap<&'static str, &'static str>> = LazyLock::new(|| {
+        let source = &crate::tables::understand::ELEMENT_SYMBOLS;
+        let symbols = column(source, "symbol");
+        symbols.into_iter().zip(column(source, "element")).collect()
+    });
+    let after_number = |at: usize| at > 0 && tokens[at - 1].chars().any(|c| c.is_ascii_digit());
+    (tokens.iter().enumerate())
+        .map(|(at, token)| match ELEMENTS.get(token) {
+            Some(element) if !after_number(at) => *element,
+            _ => *token,
+        })
+        .collect()
+}
+
 fn is_free(claimed: &[bool], span: &Range<usize>) -> bool {
     !claimed[span.clone()].iter().any(|c| *c)
 }

@@ -22,6 +22,7 @@ mod class_phrases;
 mod cues;
 mod drug_words;
 pub mod form;
+mod hyphenated;
 mod intent;
 mod label_brands;
 mod later_words;
@@ -46,7 +47,9 @@ mod word_tables;
 mod wording;
 
 use class_phrases::class_phrases;
-use drug_words::{asks_for_drugs, is_name_word, is_salt_word, own_names, singular, HEAD_NOUNS};
+use drug_words::{
+    asks_for_drugs, ingredient_words, is_name_word, is_salt_word, own_names, singular, HEAD_NOUNS,
+};
 pub(crate) use drug_words::{name_parts, without_salts};
 pub use intent::paired_sections;
 use intent::{add_population_sections, asked_sections, cue_words_left_out, joined_to_subject};
@@ -108,6 +111,7 @@ impl DrugVocabulary {
         let mut leading: BTreeSet<String> = BTreeSet::new();
         let mut salts = SaltWords::default();
         let mut salt_names: BTreeMap<Vec<String>, BTreeSet<u32>> = BTreeMap::new();
+        let mut codes: HashMap<String, BTreeSet<u32>> = HashMap::new();
         for label in &labels {
             for part in own_names(label).flat_map(|n| name_parts(n)) {
                 let part: Vec<&str> = name_words(&part).collect();
@@ -115,6 +119,12 @@ impl DrugVocabulary {
                 if part.len() > 1 && part.iter().all(|w| is_salt_word(w)) {
                     let phrase = part.iter().map(|w| (*w).to_owned()).collect();
                     salt_names.entry(phrase).or_default().insert(label.label);
+                }
+                for code in part.iter().skip(1).filter(|w| !is_name_word(w)) {
+                    codes
+                        .entry((*code).to_owned())
+                        .or_default()
+                        .insert(label.label);
                 }
                 let first_name_word = part.iter().find(|w| is_name_word(w));
                 leading.extend(first_name_word.map(|w| (*w).to_owned()));
@@ -171,6 +181,7 @@ impl DrugVocabulary {
             .filter(|l| name_parts(l.generic).len() > 1)
             .map(|l| l.label)
             .collect();
+        let ingredients = labels.iter().filter_map(ingredient_words).collect();
         let lay_terms = LayTerms::curated();
         let names = NameTable::build(&labels);
         let routes = labels
@@ -184,6 +195,8 @@ impl DrugVocabulary {
             later_words,
             classes,
             combinations,
+            ingredients,
+            codes,
             lay_terms,
             leading,
             spelling,
@@ -260,6 +273,7 @@ impl DrugVocabulary {
         known(word)
             || singular(word).is_some_and(known)
             || self.spelling.correct(word).is_some()
+            || self.hyphenated(word).is_some()
             || stems::has_drug_stem(word)
             || self.is_class_word(word)
             || self.lay_terms.uses(word)

@@ -564,3 +564,35 @@ fn a_name_made_of_salt_words_is_named_by_the_whole_phrase() {
         "a salt word alone names nothing"
     );
 }
+
+#[test]
+fn a_metal_s_symbol_before_its_salt_names_the_salt_but_not_after_a_number() {
+    let v = vocabulary_of(&[
+        vec!["potassium citrate".into()],
+        vec!["magnesium citrate".into()],
+    ]);
+    let named = |q: &str| -> Vec<String> {
+        v.understand(q)
+            .drugs
+            .iter()
+            .map(|d| d.word.clone())
+            .collect()
+    };
+    assert_eq!(named("K citrate ER w/ K 5.8?"), ["potassium citrate"]);
+    assert_eq!(
+        named("Mg citrate before a colonoscopy"),
+        ["magnesium citrate"]
+    );
+    assert!(named("take 40 mg citrate").is_empty());
+}
+
+#[test]
+fn clinicians_shorthand_of_a_combination_is_read_in_a_question() {
+    let v = vocabulary_of(&[
+        vec!["piperacillin and tazobactam".into()],
+        vec!["ceftriaxone".into()],
+    ]);
+    let u = v.understand("pip-tazo in pt w/ hx of anaphylaxis to ceftriaxone?");
+    let named: Vec<&str> = u.drugs.iter().map(|d| d.word.as_str()).collect();
+    assert_eq!(named, ["piperacillin tazobactam", "ceftriaxone"]);
+}

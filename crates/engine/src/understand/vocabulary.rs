@@ -25,6 +25,12 @@ pub struct DrugVocabulary {
     pub(super) classes: Vec<ClassPhrase>,
     /// Labels whose generic name lists several ingredients.
     pub(super) combinations: BTreeSet<u32>,
+    /// Each combination label with the leading name word of each of its ingredients, in the
+    /// generic's order ("piperacillin", "tazobactam"): what a shorthand abbreviates.
+    pub(super) ingredients: Vec<(u32, Vec<String>)>,
+    /// Short words after the first of a name, too short to name a drug ("tc" of "cortisporin
+    /// tc", "xl") → the labels whose names hold them: a product's code.
+    pub(super) codes: HashMap<String, BTreeSet<u32>>,
     /// Everyday phrases and the label wording a question using them also searches.
     pub(super) lay_terms: LayTerms,
     /// Words that begin a name (a generic's first word, a brand): what a drug is called by,
