@@ -29,7 +29,12 @@ none: a Disease Ontology or Symptom Ontology EXACT synonym marked as an acronym 
 "HTN" of hypertension, which clinicians write and no label defines) of one term only, of at
 least three characters, kept when at least MIN_LABELS labels write its long form (the term's
 name) and the same filters above pass (brand endings, lowercase words, written by itself).
-Their `labels` column counts the labels writing the long form.
+Their `labels` column counts the labels writing the long form. Then the initials clinicians
+write for a term of three or more words ("SSS" of sick sinus syndrome, "T1DM" of type 1 diabetes
+mellitus: each word's first letter, a number as written, function words skipped), of at least
+three characters, kept when exactly one term with those initials has its name written by any
+label, in at least MIN_LABELS labels, and the same filters pass (initials the labels write by
+themselves more than SELF_WRITTEN times as often mean something else to them).
 Python standard library only; deterministic.
 
 Usage: crates/lab/scripts/mine-acronyms.py [--vocab DIR] LABELS.jsonl.gz > graph/label-acronyms.tsv
@@ -192,6 +197,74 @@ def vocabulary_acronyms(directory):
     return {short: next(iter(terms)) for short, terms in found.items() if len(terms) == 1}
 
 
+def vocabulary_terms(directory):
+    """Every live term of the ontologies in `directory`: (id, name, file name)."""
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith((".obo", ".obo.gz")):
+            continue
+        path = os.path.join(directory, name)
+        opener = gzip.open if name.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            for stanza in handle.read().split("\n[Term]")[1:]:
+                ident = re.search(r"^id: (\S+)", stanza, re.M)
+                term = re.search(r"^name: (.+)$", stanza, re.M)
+                if ident and term and "is_obsolete: true" not in stanza:
+                    yield ident.group(1), term.group(1).strip(), name
+
+
+def initials(name):
+    """The initials of a term name of three or more words ("T1DM"), or None."""
+    words = [w for w in re.split(r"[ -]+", name) if w and w.lower() not in FILLERS]
+    if len(words) < 3 or not all(re.fullmatch(r"[A-Za-z]+|[0-9]+", w) for w in words):
+        return None
+    return "".join(w if w.isdigit() else w[0].upper() for w in words)
+
+
+def vocabulary_initialisms(directory):
+    """Initials -> every term (id, name, file) of the ontologies in `directory` they spell."""
+    found = collections.defaultdict(set)
+    for ident, name, ontology in vocabulary_terms(directory):
+        short = initials(name)
+        if short:
+            found[short].add((ident, name, ontology))
+    return found
+
+
+def initialism_rows(paths, vocab, taken, endings, lowercase_in, records, names):
+    """Rows for the initials of one term the labels name (see the module's doc)."""
+    candidates = {
+        short: terms for short, terms in vocabulary_initialisms(vocab).items()
+        if short not in taken and lowercase_in[short.lower()] <= MAX_WORD_SHARE * records
+        and short.upper() not in endings
+    }
+    longs = {(short, term): term[1] for short, terms in candidates.items() for term in terms}
+    long_in = collections.Counter()
+    short_in = collections.Counter()
+    keys = {key: phrase_key(name) for key, name in longs.items()}
+    for path in paths:
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            for line in lines:
+                text = " ".join(all_text(json.loads(line)))
+                words, key = set(WORD.findall(text)), phrase_key(text)
+                for short in candidates:
+                    short_in[short] += short in words or short + "s" in words
+                for term_key, found in keys.items():
+                    long_in[term_key] += found in key
+    rows = {}
+    for short, terms in sorted(candidates.items()):
+        named = [term for term in terms if long_in[(short, term)] > 0]
+        if len(named) != 1:
+            continue
+        ident, name, ontology = named[0]
+        labels = long_in[(short, named[0])]
+        if labels < MIN_LABELS or short_in[short] >= SELF_WRITTEN * labels:
+            continue
+        source = (f"vocabulary: initials of {ident} in {ontology}, the one term of these initials "
+                  f"the labels name; long form in {labels} labels of {names}")
+        rows[short] = (name, labels, source)
+    return rows
+
+
 def main(paths, vocab=None):
     labels_of = collections.defaultdict(lambda: collections.defaultdict(set))
     surface = collections.defaultdict(collections.Counter)
@@ -253,6 +326,7 @@ def main(paths, vocab=None):
             source = (f"vocabulary: EXACT acronym synonym (OMO:0003012) of {ident} in {ontology}; "
                       f"long form in {long_in[short]} labels of {names}")
             rows[short] = (name, long_in[short], source)
+        rows.update(initialism_rows(paths, vocab, set(rows) | set(kept), endings, lowercase_in, records, names))
     print("acronym\tlong_form\tlabels\tsource")
     for short in sorted(rows):
         written, labels, source = rows[short]
