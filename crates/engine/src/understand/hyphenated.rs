@@ -15,8 +15,8 @@ static SHORTHAND_PART: LazyLock<usize> = LazyLock::new(|| threshold("shorthand_p
 
 impl DrugVocabulary {
     /// The name and labels a hyphenated `word` stands for, when no name has it whole: the one
-    /// combination whose ingredients its parts begin, in order, else the drug its first part
-    /// names (a leading name word).
+    /// combination whose ingredients its parts begin, in order, else the labels its first part
+    /// names whose names also hold the rest (`coded`).
     pub(super) fn hyphenated(&self, word: &str) -> Option<(String, BTreeSet<u32>)> {
         if !word.contains('-') || self.labels_by_word.contains_key(word) {
             return None;
