@@ -1,6 +1,7 @@
 //! Brat standoff annotations of the TAC 2017 adverse-reaction labels (`txt/<LABEL>_<section>.txt`
 //! beside `brat/<LABEL>_<section>.ann`): each annotated reaction with the severity and negation
-//! spans that modify it. Reading only; scoring and learning live in `agreement.rs` and `cues.rs`.
+//! spans that modify it, and the file pairs themselves for readers of other spans (`tagger/`).
+//! Reading only; scoring and learning live in `agreement.rs` and `cues.rs`.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -56,8 +57,21 @@ impl Reaction {
     }
 }
 
-/// Every annotated file pair under `dir` (which holds `txt/` and `brat/`), sorted by file name.
-pub fn read_dir(dir: &Path) -> Result<Vec<Document>, BratError> {
+/// One annotated section as read from disk: its text and its annotation file, unparsed.
+pub struct AnnotatedFile {
+    /// The label part of the file name ("ABIRATERONE").
+    pub label: String,
+    /// The section part ("adverse_reactions").
+    pub section: String,
+    pub text: String,
+    pub ann: String,
+    /// Where `ann` was read from, for errors naming a line of it.
+    pub ann_path: PathBuf,
+}
+
+/// Every annotated file pair under `dir` (which holds `txt/` and `brat/`) of a known section,
+/// sorted by file name; each reader parses the `ann` lines it needs.
+pub fn annotated_files(dir: &Path) -> Result<Vec<AnnotatedFile>, BratError> {
     let brat = dir.join("brat");
     let io = |path: &Path| {
         let path = path.to_owned();
@@ -78,8 +92,31 @@ pub fn read_dir(dir: &Path) -> Result<Vec<Document>, BratError> {
             let txt_path = dir.join("txt").join(format!("{stem}.txt"));
             let ann = std::fs::read_to_string(&ann_path).map_err(io(&ann_path))?;
             let text = std::fs::read_to_string(&txt_path).map_err(io(&txt_path))?;
+            Ok(AnnotatedFile {
+                label,
+                section,
+                text,
+                ann,
+                ann_path,
+            })
+        })
+        .collect()
+}
+
+/// Every annotated file pair under `dir` with its reactions, sorted by file name.
+pub fn read_dir(dir: &Path) -> Result<Vec<Document>, BratError> {
+    annotated_files(dir)?
+        .into_iter()
+        .map(|file| {
+            let AnnotatedFile {
+                label,
+                section,
+                text,
+                ann,
+                ann_path,
+            } = file;
             parse(label, section, text, &ann).map_err(|(line, message)| BratError::Line {
-                path: ann_path.clone(),
+                path: ann_path,
                 line,
                 message,
             })
@@ -186,7 +223,7 @@ fn text_span(field: &str, bytes: &[usize]) -> Option<Span> {
 }
 
 /// The byte offset of every character offset of `text`, and of its end.
-fn char_to_byte(text: &str) -> Vec<usize> {
+pub(crate) fn char_to_byte(text: &str) -> Vec<usize> {
     text.char_indices()
         .map(|(at, _)| at)
         .chain([text.len()])

@@ -1,73 +1,36 @@
-//! Reads the TAC 2017 brat standoff files (`txt/<LABEL>_<section>.txt` beside
-//! `brat/<LABEL>_<section>.ann`) into documents with every mention type (`T` lines); events,
-//! relations and normalisations are not read. No tagging, no scoring.
+//! Reads the TAC 2017 brat files (found and read by `crate::brat`) into documents with every
+//! mention type (`T` lines, each fragment); events, relations and normalisations are not read.
+//! No tagging, no scoring.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::path::Path;
 
-use anyhow::Context;
-
 use super::mentions::{words, Document, Mention, KINDS};
-
-/// The sections the annotated files cover, as their file names spell them.
-const SECTIONS: &[&str] = &[
-    "adverse_reactions",
-    "warnings_and_precautions",
-    "boxed_warnings",
-];
+use crate::brat::{annotated_files, char_to_byte};
 
 /// Every annotated file pair under `dir` (holding `txt/` and `brat/`), sorted by file name.
 pub fn read_dir(dir: &Path) -> anyhow::Result<Vec<Document>> {
-    let brat = dir.join("brat");
-    let mut stems: Vec<String> = std::fs::read_dir(&brat)
-        .with_context(|| format!("reading {}", brat.display()))?
-        .filter_map(Result::ok)
-        .filter_map(|entry| entry.file_name().into_string().ok())
-        .filter_map(|name| name.strip_suffix(".ann").map(str::to_owned))
-        .collect();
-    stems.sort();
     let mut documents = Vec::new();
-    for stem in stems {
-        let Some((label, section)) = split_stem(&stem) else {
-            continue;
-        };
-        let ann_path = brat.join(format!("{stem}.ann"));
-        let txt_path = dir.join("txt").join(format!("{stem}.txt"));
-        let ann = std::fs::read_to_string(&ann_path)
-            .with_context(|| format!("reading {}", ann_path.display()))?;
-        let text = std::fs::read_to_string(&txt_path)
-            .with_context(|| format!("reading {}", txt_path.display()))?;
-        let mentions = parse(&text, &ann).map_err(|(line, message)| {
-            anyhow::anyhow!("{}:{line}: {message}", ann_path.display())
+    for file in annotated_files(dir)? {
+        let mentions = parse(&file.text, &file.ann).map_err(|(line, message)| {
+            anyhow::anyhow!("{}:{line}: {message}", file.ann_path.display())
         })?;
         documents.push(Document {
-            label,
-            section,
-            words: words(&text),
-            text,
+            label: file.label,
+            section: file.section,
+            words: words(&file.text),
+            text: file.text,
             mentions,
         });
     }
     Ok(documents)
 }
 
-/// "ABIRATERONE_adverse_reactions" → ("ABIRATERONE", "adverse_reactions").
-fn split_stem(stem: &str) -> Option<(String, String)> {
-    SECTIONS.iter().find_map(|section| {
-        let label = stem.strip_suffix(section)?.strip_suffix('_')?;
-        Some((label.to_owned(), (*section).to_owned()))
-    })
-}
-
 /// The distinct mentions of the `T` lines of `ann` over `text` (character offsets, fragments
 /// separated by `;`), sorted; an error is (line number, message).
 pub fn parse(text: &str, ann: &str) -> Result<Vec<Mention>, (usize, String)> {
-    let bytes: Vec<usize> = text
-        .char_indices()
-        .map(|(at, _)| at)
-        .chain([text.len()])
-        .collect();
+    let bytes = char_to_byte(text);
     let mut mentions = BTreeSet::new();
     for (at, line) in ann.lines().enumerate() {
         if !line.starts_with('T') {
@@ -169,9 +132,5 @@ mod tests {
             1
         );
         assert_eq!(parse(TEXT, "E1\tx\nT1\tDisease 0 4\tx\n").unwrap_err().0, 2);
-        assert_eq!(
-            split_stem("A_B_boxed_warnings"),
-            Some(("A_B".into(), "boxed_warnings".into()))
-        );
     }
 }
