@@ -124,6 +124,12 @@ pub fn run(options: &CvOptions) -> anyhow::Result<String> {
     let mut matchers = rules::Matchers::new(&vocabulary, &listed, &docs, &fold_of);
     let doc_fold: Vec<usize> = docs.iter().map(|d| fold_of[&d.label]).collect();
     let config = head_config(options.design, options.seed, options.epochs);
+    let head_folds = HeadFolds {
+        config: &config,
+        docs: &docs,
+        all_tags: &all_tags,
+        doc_fold: &doc_fold,
+    };
     match options.design {
         Design::Rules => rules::rules_report(
             options.folds,
@@ -165,17 +171,7 @@ pub fn run(options: &CvOptions) -> anyhow::Result<String> {
                 let inputs =
                     Inputs::new(rows, dims, vec![0; words], &lengths(&docs), config.window)?;
                 for fold in 0..options.folds {
-                    let result = train_and_test(
-                        &config,
-                        dims,
-                        &inputs,
-                        &docs,
-                        &all_tags,
-                        &doc_fold,
-                        fold,
-                        |i| seconds[i],
-                    )?;
-                    eprintln!("fold {fold} done");
+                    let result = head_folds.train_and_test(dims, &inputs, fold, |i| seconds[i])?;
                     report.fold(result);
                 }
             } else {
@@ -194,17 +190,8 @@ pub fn run(options: &CvOptions) -> anyhow::Result<String> {
                     }
                     let inputs =
                         Inputs::new(joined, width, hashes, &lengths(&docs), config.window)?;
-                    let result = train_and_test(
-                        &config,
-                        width,
-                        &inputs,
-                        &docs,
-                        &all_tags,
-                        &doc_fold,
-                        fold,
-                        |i| seconds[i] + cheap_seconds[i],
-                    )?;
-                    eprintln!("fold {fold} done");
+                    let result = head_folds
+                        .train_and_test(width, &inputs, fold, |i| seconds[i] + cheap_seconds[i])?;
                     report.fold(result);
                 }
             }
@@ -258,17 +245,7 @@ pub fn run(options: &CvOptions) -> anyhow::Result<String> {
                 let (rows, hashes, seconds) =
                     static_rows(&table, &tokenizer, &docs, &doc_fold, &mut matchers, fold)?;
                 let inputs = Inputs::new(rows, dims, hashes, &lengths(&docs), config.window)?;
-                let result = train_and_test(
-                    &config,
-                    dims,
-                    &inputs,
-                    &docs,
-                    &all_tags,
-                    &doc_fold,
-                    fold,
-                    |i| seconds[i],
-                )?;
-                eprintln!("fold {fold} done");
+                let result = head_folds.train_and_test(dims, &inputs, fold, |i| seconds[i])?;
                 report.fold(result);
             }
         }
@@ -414,63 +391,77 @@ fn data_hash(docs: &[Document]) -> String {
         .collect()
 }
 
-/// Trains a head on every fold but `fold` and scores it on `fold`; `feature_seconds` is the
-/// time computing a document's inputs took, counted into the test documents' inference.
-#[allow(clippy::too_many_arguments)]
-fn train_and_test(
-    config: &HeadConfig,
-    dims: usize,
-    inputs: &Inputs,
-    docs: &[Document],
-    all_tags: &[super::mentions::Tags],
-    doc_fold: &[usize],
-    fold: usize,
-    feature_seconds: impl Fn(usize) -> f64,
-) -> anyhow::Result<FoldResult> {
-    let mut starts = Vec::with_capacity(docs.len());
-    let mut at = 0;
-    for doc in docs {
-        starts.push(at);
-        at += doc.words.len();
-    }
-    let mut train = Vec::new();
-    let (mut tags_flat, mut known_flat) = (Vec::with_capacity(at), Vec::with_capacity(at));
-    for (i, t) in all_tags.iter().enumerate() {
-        tags_flat.extend_from_slice(&t.tags);
-        known_flat.extend_from_slice(&t.known);
-        if doc_fold[i] != fold {
-            train.extend(starts[i]..starts[i] + docs[i].words.len());
+/// What every fold of a head design shares: the head's settings and the documents with their
+/// tags and folds.
+struct HeadFolds<'a> {
+    config: &'a HeadConfig,
+    docs: &'a [Document],
+    all_tags: &'a [super::mentions::Tags],
+    doc_fold: &'a [usize],
+}
+
+impl HeadFolds<'_> {
+    /// Trains a head on every fold but `fold` and scores it on `fold`; `feature_seconds` is the
+    /// time computing a document's inputs took, counted into the test documents' inference.
+    fn train_and_test(
+        &self,
+        dims: usize,
+        inputs: &Inputs,
+        fold: usize,
+        feature_seconds: impl Fn(usize) -> f64,
+    ) -> anyhow::Result<FoldResult> {
+        let HeadFolds {
+            config,
+            docs,
+            all_tags,
+            doc_fold,
+        } = *self;
+        let mut starts = Vec::with_capacity(docs.len());
+        let mut at = 0;
+        for doc in docs {
+            starts.push(at);
+            at += doc.words.len();
         }
-    }
-    let clock = Clock::start();
-    let mut head = Head::new(config.clone(), dims)?;
-    let losses = head.train(inputs, &train, &tags_flat, &known_flat)?;
-    let train_seconds = clock.seconds();
-    let mut score = Score::default();
-    let (mut infer_seconds, mut words, mut test_docs) = (0f64, 0usize, 0usize);
-    for (i, doc) in docs
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| doc_fold[*i] == fold)
-    {
+        let mut train = Vec::new();
+        let (mut tags_flat, mut known_flat) = (Vec::with_capacity(at), Vec::with_capacity(at));
+        for (i, t) in all_tags.iter().enumerate() {
+            tags_flat.extend_from_slice(&t.tags);
+            known_flat.extend_from_slice(&t.known);
+            if doc_fold[i] != fold {
+                train.extend(starts[i]..starts[i] + docs[i].words.len());
+            }
+        }
         let clock = Clock::start();
-        let indices: Vec<usize> = (starts[i]..starts[i] + doc.words.len()).collect();
-        let predicted = decode(doc, &head.predict(inputs, &indices)?);
-        infer_seconds += clock.seconds() + feature_seconds(i);
-        words += doc.words.len();
-        test_docs += 1;
-        score.add(&Score::of(&doc.mentions, &predicted));
+        let mut head = Head::new(config.clone(), dims)?;
+        let losses = head.train(inputs, &train, &tags_flat, &known_flat)?;
+        let train_seconds = clock.seconds();
+        let mut score = Score::default();
+        let (mut infer_seconds, mut words, mut test_docs) = (0f64, 0usize, 0usize);
+        for (i, doc) in docs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| doc_fold[*i] == fold)
+        {
+            let clock = Clock::start();
+            let indices: Vec<usize> = (starts[i]..starts[i] + doc.words.len()).collect();
+            let predicted = decode(doc, &head.predict(inputs, &indices)?);
+            infer_seconds += clock.seconds() + feature_seconds(i);
+            words += doc.words.len();
+            test_docs += 1;
+            score.add(&Score::of(&doc.mentions, &predicted));
+        }
+        eprintln!("fold {fold} done");
+        Ok(FoldResult {
+            fold,
+            train_words: train.len(),
+            test_docs,
+            score,
+            train_seconds,
+            infer_seconds,
+            test_words: words,
+            losses,
+        })
     }
-    Ok(FoldResult {
-        fold,
-        train_words: train.len(),
-        test_docs,
-        score,
-        train_seconds,
-        infer_seconds,
-        test_words: words,
-        losses,
-    })
 }
 
 /// The mentions of every type the head's scores spell, each type decoded on its own.
