@@ -181,24 +181,14 @@ def vocabulary_acronyms(directory):
     """The acronyms the ontologies in `directory` mark (OMO:0003012) as EXACT synonyms of one
     term only: short form -> (term id, term name)."""
     found = collections.defaultdict(set)
-    for name in sorted(os.listdir(directory)):
-        if not name.endswith((".obo", ".obo.gz")):
-            continue
-        path = os.path.join(directory, name)
-        opener = gzip.open if name.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8") as handle:
-            for stanza in handle.read().split("\n[Term]")[1:]:
-                ident = re.search(r"^id: (\S+)", stanza, re.M)
-                term = re.search(r"^name: (.+)$", stanza, re.M)
-                if not ident or not term or "is_obsolete: true" in stanza:
-                    continue
-                for short in re.findall(r'^synonym: "([^"]+)" EXACT OMO:0003012', stanza, re.M):
-                    found[short].add((ident.group(1), term.group(1).strip(), name))
+    for ident, term, name, stanza in ontology_terms(directory):
+        for short in re.findall(r'^synonym: "([^"]+)" EXACT OMO:0003012', stanza, re.M):
+            found[short].add((ident, term, name))
     return {short: next(iter(terms)) for short, terms in found.items() if len(terms) == 1}
 
 
-def vocabulary_terms(directory):
-    """Every live term of the ontologies in `directory`: (id, name, file name)."""
+def ontology_terms(directory):
+    """Every live term of the ontologies in `directory`: (id, name, file name, its stanza)."""
     for name in sorted(os.listdir(directory)):
         if not name.endswith((".obo", ".obo.gz")):
             continue
@@ -209,7 +199,7 @@ def vocabulary_terms(directory):
                 ident = re.search(r"^id: (\S+)", stanza, re.M)
                 term = re.search(r"^name: (.+)$", stanza, re.M)
                 if ident and term and "is_obsolete: true" not in stanza:
-                    yield ident.group(1), term.group(1).strip(), name
+                    yield ident.group(1), term.group(1).strip(), name, stanza
 
 
 def initials(name):
@@ -223,7 +213,7 @@ def initials(name):
 def vocabulary_initialisms(directory):
     """Initials -> every term (id, name, file) of the ontologies in `directory` they spell."""
     found = collections.defaultdict(set)
-    for ident, name, ontology in vocabulary_terms(directory):
+    for ident, name, ontology, _ in ontology_terms(directory):
         short = initials(name)
         if short:
             found[short].add((ident, name, ontology))
