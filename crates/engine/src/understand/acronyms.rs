@@ -174,6 +174,18 @@ mod tests {
     }
 
     #[test]
+    fn initials_of_a_vocabulary_term_the_labels_name_read_as_the_term() {
+        assert_eq!(
+            read("metoprolol in SSS w/o pacer?"),
+            "metoprolol in sick sinus syndrome SSS w/o pacer?"
+        );
+        assert_eq!(
+            read("Symlin in T1DM?"),
+            "Symlin in type 1 diabetes mellitus T1DM?"
+        );
+    }
+
+    #[test]
     fn a_word_known_as_written_is_left_alone() {
         assert_eq!(read("SSRI and bleeding"), "SSRI and bleeding");
         let (_, read_as) = Acronyms::mined().spelled_out("ACEi", |_| false);
