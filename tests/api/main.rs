@@ -27,6 +27,7 @@ mod graph_answers;
 mod graph_caps;
 mod graph_class_level;
 mod graph_lay_words;
+mod graph_meaning;
 mod graph_measurements;
 mod graph_verdicts;
 mod helpers;

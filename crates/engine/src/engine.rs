@@ -62,8 +62,8 @@ impl Engine {
         };
         let verifier = Arc::new(Verifier::new(Arc::clone(&index), source));
         Ok(Self {
-            searcher: Searcher::new(Arc::clone(&index), embedder),
-            graph: GraphService::new(Arc::clone(&index), Arc::clone(&verifier), watch),
+            searcher: Searcher::new(Arc::clone(&index), embedder.clone()),
+            graph: GraphService::new(Arc::clone(&index), Arc::clone(&verifier), watch, embedder),
             verifier,
             index,
         })

@@ -55,6 +55,8 @@ pub struct AnsweredRelationship {
     pub instruction: Option<Instruction>,
     /// The hop chain from the question's anchor to this relationship.
     pub path: Vec<Hop>,
+    /// A floor sentence matched to the question by meaning (`meaning_floor`): its similarity.
+    pub meaning: Option<f32>,
 }
 
 /// One pair of a medication list and what the labels state between the two.

@@ -381,6 +381,7 @@ fn relationship(
             kind: kind.as_str(),
             to: thing.node.name.clone(),
         }],
+        meaning: None,
     }
 }
 

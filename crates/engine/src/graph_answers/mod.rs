@@ -5,13 +5,17 @@
 //! instruction of an interaction, the verdict of a yes/no question, the label's own order of
 //! the most common side effects (`common.rs`), and the verdict's floor from the labels' own
 //! Contraindications, Boxed Warning and Warnings sentences (`label_floor.rs`), which also name
-//! the conditions a question asks about in words the reader lacks (`unread_conditions.rs`). Owns the graph loaded from
+//! the conditions a question asks about in words the reader lacks (`unread_conditions.rs`), and
+//! the same floor read by meaning (`meaning_floor.rs`, what the drug is for set aside by
+//! `own_words.rs`). Owns the graph loaded from
 //! Neo4j; no HTTP, no ranking of search.
 
 mod answer;
 mod common;
 mod label_floor;
+mod meaning_floor;
 pub mod medication_list;
+mod own_words;
 pub mod question;
 mod service;
 mod unread_conditions;

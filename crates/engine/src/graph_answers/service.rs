@@ -10,10 +10,13 @@ use arc_swap::ArcSwapOption;
 
 use super::answer::{AnsweredRelationship, EvidenceText, Floored, GraphAnswer};
 use super::label_floor::label_floor;
+use super::meaning_floor::MeaningFloor;
 use super::medication_list::{answer_list, is_medication_list, named_pair};
+use super::own_words::{self, purposes};
 use super::question;
 use super::unread_conditions::unread_conditions;
 use super::verdict::{instruction_about, stated_verdict, verdict, Instruction, Verdict};
+use crate::embed::Embedder;
 use crate::error::EngineError;
 use crate::graph::{Evidence, Found, GraphQuestion, Node, NodeKind, Reasoner, RelationType};
 use crate::index::{Live, LiveIndex};
@@ -33,6 +36,8 @@ pub struct GraphService {
     verifier: Arc<Verifier>,
     /// `None`: the graph is the generation's own.
     neo4j: Option<Neo4jGraphs>,
+    /// `None` without the transformer model: verdicts then rest on named things alone.
+    meaning: Option<MeaningFloor>,
 }
 
 impl GraphService {
@@ -40,11 +45,13 @@ impl GraphService {
         index: Arc<LiveIndex>,
         verifier: Arc<Verifier>,
         neo4j: Option<Arc<SyncWatch>>,
+        embedder: Option<Arc<Embedder>>,
     ) -> Self {
         Self {
             index,
             verifier,
             neo4j: neo4j.map(Neo4jGraphs::new),
+            meaning: embedder.map(MeaningFloor::new),
         }
     }
 
@@ -133,7 +140,9 @@ impl GraphService {
             pairs: None,
             total,
         };
-        if asks_verdict(&answer.understood) {
+        if asks_verdict(&answer.understood)
+            || self.answers_by_meaning(&live, &answer.understood, wording)?
+        {
             let shown = relationships.len();
             let mut floored =
                 self.with_floor(&live, &answer.understood, question.as_str(), relationships)?;
@@ -148,6 +157,25 @@ impl GraphService {
         }
         answer.relationships = relationships;
         Ok(answer)
+    }
+
+    /// Whether a yes/no question about one drug and words nothing read ("on Eliquis and need a
+    /// lumbar puncture") is answered by a floor sentence close in meaning: then it has a verdict.
+    fn answers_by_meaning(
+        &self,
+        live: &Live,
+        question: &GraphQuestion,
+        wording: &str,
+    ) -> Result<bool, EngineError> {
+        let Some(meaning) = self.meaning.as_ref() else {
+            return Ok(false);
+        };
+        if question.form != QuestionForm::YesNo || !one_drug(question) {
+            return Ok(false);
+        }
+        let found =
+            meaning.statements(live, &self.verifier, question, wording, Verdict::NotStated)?;
+        Ok(!found.is_empty())
     }
 
     /// The yes/no question about two drugs answered: every statement the graph holds between
@@ -180,9 +208,14 @@ impl GraphService {
         let floor = label_floor(live, &self.verifier, question, wording)?;
         let two_drugs = about_drugs(question);
         let values_only = about_values(question);
+        let names_two = things_named(question) >= 2;
+        let purposes = purposes(live, &self.verifier, question)?;
         let decides = |r: &&AnsweredRelationship| {
             let of_a_value = question.measured.contains(&r.target.name);
+            let context = most_cautious(r) > Verdict::BoxedWarning
+                && purposes.iter().any(|c| own_words::names(c, &r.target));
             match (two_drugs, values_only) {
+                _ if !names_two || context => false,
                 (true, _) => names_a_drug(r),
                 (false, true) => of_a_value || (question.drugs.len() > 1 && names_a_drug(r)),
                 (false, false) => true,
@@ -195,8 +228,21 @@ impl GraphService {
                 .into_iter()
                 .filter(|s| most_cautious(s) < from_graph),
         );
-        relationships.sort_by_key(|r| (!decides(&r), most_cautious(r)));
+        let by_meaning = |r: &&AnsweredRelationship| r.meaning.is_some();
         let mut verdict = verdict(relationships.iter().filter(decides).map(stated), two_drugs);
+        if let Some(meaning) = self.meaning.as_ref().filter(|_| one_drug(question)) {
+            let below = verdict;
+            relationships.extend(meaning.statements(
+                live,
+                &self.verifier,
+                question,
+                wording,
+                below,
+            )?);
+        }
+        relationships.sort_by_key(|r| (!(decides(&r) || by_meaning(&r)), most_cautious(r)));
+        let decided = relationships.iter().filter(|r| decides(r) || by_meaning(r));
+        verdict = verdict.min(self::verdict(decided.map(stated), two_drugs));
         if relationships.is_empty() && floor.labels_read.is_empty() {
             verdict = Verdict::NoLabelIndexed;
         }
@@ -258,6 +304,7 @@ impl GraphService {
             evidence_count: texts.len(),
             evidence: shown,
             path: found.path.clone(),
+            meaning: None,
         })
     }
 }
@@ -276,6 +323,12 @@ fn about_drugs(question: &GraphQuestion) -> bool {
 /// two drugs it names), not every relationship the drug has.
 fn about_values(question: &GraphQuestion) -> bool {
     question.conditions.is_empty() && !question.measured.is_empty()
+}
+
+/// Whether the question names one drug and no other drug or class: only then can a floor
+/// sentence answer it by meaning (`meaning_floor`); between two named drugs their names decide.
+fn one_drug(question: &GraphQuestion) -> bool {
+    question.drugs.len() == 1 && !question.drugs[0].is_class
 }
 
 fn names_a_drug(r: &AnsweredRelationship) -> bool {

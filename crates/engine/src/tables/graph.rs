@@ -101,6 +101,9 @@ pub const SECTION_RELATIONS: TableSource =
 /// The sections a yes/no verdict reads for its floor, with the relation each states.
 pub const VERDICT_FLOOR_SECTIONS: TableSource =
     graph_table!("verdict-floor-sections", &["section", "relation", "source"]);
+/// The sections that say what a drug is and what it is for.
+pub const SELF_DESCRIPTION_SECTIONS: TableSource =
+    graph_table!("self-description-sections", &["section", "source"]);
 /// Adjective endings and the noun endings of the conditions they name.
 pub const ADJECTIVE_ENDINGS: TableSource = graph_table!(
     "adjective-endings",
@@ -123,6 +126,7 @@ pub const ALL: &[&TableSource] = &[
     &LAB_FINDINGS,
     &SECTION_RELATIONS,
     &VERDICT_FLOOR_SECTIONS,
+    &SELF_DESCRIPTION_SECTIONS,
     &ADJECTIVE_ENDINGS,
     &SENTENCE_ABBREVIATIONS,
     &BRANDS,

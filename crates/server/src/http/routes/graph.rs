@@ -129,6 +129,10 @@ pub struct GraphRelationship {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     instruction: Option<Instruction>,
+    /// Ours, additive: the statement's sentence was matched to the question by meaning, not by
+    /// a name the question uses; its cosine similarity to the question (read the evidence).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matched_by_meaning: Option<f32>,
 }
 
 /// Ours, additive: search segments shown because the graph holds no relationship for the
@@ -339,6 +343,7 @@ fn relationship(r: AnsweredRelationship) -> GraphRelationship {
     GraphRelationship {
         target_unlabelled: r.target.unlabelled,
         instruction: r.instruction,
+        matched_by_meaning: r.meaning,
         drug: r.drug,
         target: r.target.name,
         target_kind: r.target.kind.as_str(),
