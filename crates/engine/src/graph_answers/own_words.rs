@@ -125,16 +125,17 @@ pub(super) fn content_words(text: &str) -> impl Iterator<Item = String> + '_ {
 mod tests {
     use super::*;
 
-    fn own(description: &[&str]) -> OwnWords {
+    /// The own words of a drug whose self-describing text is `text`.
+    fn own(text: &str) -> OwnWords {
         OwnWords {
             names: BTreeSet::new(),
-            description: description.iter().map(|w| (*w).to_owned()).collect(),
+            description: words(text).collect(),
         }
     }
 
     #[test]
     fn a_phrase_describes_the_drug_when_its_description_holds_every_content_word() {
-        let own = own(&["ointment", "actinic", "keratosis", "topical"]);
+        let own = own("KLISYRI (tirbanibulin) ointment, 1%, is a microtubule inhibitor indicated for the topical treatment of actinic keratosis of the face or scalp.");
         assert!(own.describe("the ointment"));
         assert!(own.describe("Actinic keratosis"));
         assert!(!own.describe("congestive heart failure"));
