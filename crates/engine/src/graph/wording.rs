@@ -102,6 +102,7 @@ mod tests {
                 "allergy",
                 "exception",
                 "substituent-ending",
+                "treatment-purpose",
             ],
         ),
         (

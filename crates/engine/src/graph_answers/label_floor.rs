@@ -11,6 +11,7 @@ use std::sync::{Arc, LazyLock};
 use drugcite_core::text::{contains_any_word, key_contains, key_of, occurrences, WordEdge};
 
 use super::answer::{AnsweredRelationship, EvidenceText};
+use super::verdict::{stated_verdict, warning_instruction, Instruction};
 use crate::error::EngineError;
 use crate::graph::relations::{section_relations, sentence_relation, sentences};
 use crate::graph::severity::severity;
@@ -91,25 +92,27 @@ pub fn label_floor(
         for text in floor_texts(live, verifier, &labels)? {
             for thing in &asked {
                 let ignore_allergy = !asks_allergy && thing.node.kind != NodeKind::Condition;
-                let Some(kind) = stated(&text.segment.text, text.kind, thing, ignore_allergy)
+                let Some((kind, told)) =
+                    stated(&text.segment.text, text.kind, thing, ignore_allergy)
                 else {
                     continue;
                 };
-                let known = floor.statements.iter().any(|s| {
+                let known = floor.statements.iter().position(|s| {
                     s.drug == subject.name && s.kind == kind && s.target.id == thing.node.id
                 });
-                if !known {
+                let caution = |told| stated_verdict(kind, told, false);
+                let more_cautious = known
+                    .is_some_and(|at| caution(told) < caution(floor.statements[at].instruction));
+                if known.is_none() || more_cautious {
                     let evidence = EvidenceText {
                         segment: Arc::clone(&text.segment),
                         also_in: AlsoIn::default(),
                     };
-                    floor.statements.push(relationship(
-                        subject,
-                        thing,
-                        kind,
-                        text.section,
-                        evidence,
-                    ));
+                    let stated = relationship(subject, thing, (kind, told), text.section, evidence);
+                    match known {
+                        Some(at) => floor.statements[at] = stated,
+                        None => floor.statements.push(stated),
+                    }
                 }
             }
         }
@@ -162,15 +165,16 @@ pub(super) fn floor_texts(
     Ok(texts)
 }
 
-/// The relation a text of `section` states about `thing`: the first of its sentences that
-/// names it and denies nothing; none when no sentence does.
+/// The relation a text of `section` states about `thing`, with what a Warnings sentence says to
+/// do about it (`warning_instruction`): of the sentences that name it and deny nothing, the most
+/// cautious; none when no sentence does.
 fn stated(
     text: &str,
     section_kind: RelationType,
     thing: &Asked,
     ignore_allergy: bool,
-) -> Option<RelationType> {
-    sentences(text).into_iter().find_map(|range| {
+) -> Option<(RelationType, Option<Instruction>)> {
+    let naming = sentences(text).into_iter().filter_map(|range| {
         let lower = text[range].to_lowercase();
         if ignore_allergy && contains_any_word(&lower, &allergy_words()) {
             return None;
@@ -186,10 +190,12 @@ fn stated(
             Some(age) => of_age(&lower, age, named),
             None => named,
         };
-        applies
+        let kind = applies
             .then(|| sentence_relation(section_kind, &lower))
-            .flatten()
-    })
+            .flatten()?;
+        Some((kind, warning_instruction(kind, &lower)))
+    });
+    naming.min_by_key(|&(kind, told)| stated_verdict(kind, told, false))
 }
 
 /// Whether a condition read from the question's own words ("alcohol") occurs in a sentence
@@ -363,7 +369,7 @@ pub(super) fn labels_of(live: &Live, name: &str) -> BTreeSet<u32> {
 fn relationship(
     subject: &Node,
     thing: &Asked,
-    kind: RelationType,
+    (kind, instruction): (RelationType, Option<Instruction>),
     section: &str,
     evidence: EvidenceText,
 ) -> AnsweredRelationship {
@@ -375,7 +381,7 @@ fn relationship(
         severity: severity(kind, boxed, &evidence.segment.text.to_lowercase()),
         evidence: vec![evidence],
         evidence_count: 1,
-        instruction: None,
+        instruction,
         path: vec![Hop {
             from: subject.name.clone(),
             kind: kind.as_str(),

@@ -13,7 +13,7 @@ use moka::sync::Cache;
 use super::answer::{AnsweredRelationship, EvidenceText};
 use super::label_floor::{floor_texts, labels_of, subjects, text_key, FloorText, TEXT_ID_PREFIX};
 use super::own_words::{content_words, words, OwnWords};
-use super::verdict::{stated_verdict, Verdict};
+use super::verdict::{stated_verdict, warning_instruction, Verdict};
 use crate::embed::{dot, Embedder};
 use crate::error::EngineError;
 use crate::graph::relations::{sentence_relation, sentences};
@@ -99,8 +99,13 @@ impl MeaningFloor {
                 }
             }
             if let Some((similarity, best)) = answering {
-                let text = &texts[best.evidence];
-                statements.push(statement(&subject, best, text, similarity));
+                let stated = statement(&subject, best, &texts[best.evidence], similarity);
+                let known = statements.iter().any(|s: &AnsweredRelationship| {
+                    s.drug == stated.drug && s.target.id == stated.target.id
+                });
+                if !known {
+                    statements.push(stated);
+                }
             }
         }
         Ok(statements)
@@ -161,7 +166,8 @@ fn candidates(
             let Some(kind) = sentence_relation(text.kind, &lower) else {
                 continue;
             };
-            let Some(verdict) = stated_verdict(kind, None, boxed).filter(|v| *v < below) else {
+            let told = warning_instruction(kind, &lower);
+            let Some(verdict) = stated_verdict(kind, told, boxed).filter(|v| *v < below) else {
                 continue;
             };
             let compared = without_words(sentence, names);
@@ -216,7 +222,7 @@ fn statement(
         unlabelled: false,
     };
     let boxed = text.section == "boxed_warning";
-    debug_assert!(stated_verdict(kind, None, boxed) == Some(best.verdict));
+    let instruction = warning_instruction(kind, &best.sentence.to_lowercase());
     AnsweredRelationship {
         drug: subject.name.clone(),
         kind,
@@ -226,7 +232,7 @@ fn statement(
             also_in: AlsoIn::default(),
         }],
         evidence_count: 1,
-        instruction: None,
+        instruction,
         path: vec![Hop {
             from: subject.name.clone(),
             kind: kind.as_str(),

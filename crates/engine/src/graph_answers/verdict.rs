@@ -4,8 +4,12 @@
 
 use serde::Serialize;
 
+use std::sync::LazyLock;
+
+use crate::graph::instruction::instruction;
 pub use crate::graph::instruction::{instruction_about, Instruction};
 use crate::graph::model::RelationType;
+use crate::graph::wording::{contains_any, label_cues};
 
 /// What the labels state between the two things a yes/no question names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -35,6 +39,21 @@ pub enum Verdict {
     NoLabelIndexed,
 }
 
+/// Wording that names what a drug is used to treat (`label-cues.tsv`, `treatment-purpose`).
+static PURPOSE: LazyLock<Vec<String>> = LazyLock::new(|| label_cues("treatment-purpose", "phrase"));
+
+/// What a floor sentence of relation `kind` tells the reader to do about what it names, when
+/// that is more than a warning: a Warnings sentence that says to avoid it ("should be avoided in
+/// patients with known QT prolongation") or calls it contraindicated — not one that limits what
+/// the drug treats ("should not be used to treat acute asthma"; `label-cues.tsv`,
+/// `treatment-purpose`). `sentence` is lowercase.
+pub fn warning_instruction(kind: RelationType, sentence: &str) -> Option<Instruction> {
+    (kind == RelationType::Warning && !contains_any(sentence, &PURPOSE))
+        .then(|| instruction(sentence))
+        .flatten()
+        .filter(|i| matches!(i, Instruction::Contraindicated | Instruction::Avoid))
+}
+
 /// What one relationship says, as a verdict: its type, the instruction of its evidence, and
 /// whether a boxed warning states it. `None` for class membership.
 pub fn stated_verdict(
@@ -50,7 +69,11 @@ pub fn stated_verdict(
             Some(_) => Verdict::UseWithCaution,
             None => Verdict::InteractionStated,
         },
-        RelationType::Warning => Verdict::Warning,
+        RelationType::Warning => match instruction {
+            Some(Instruction::Contraindicated) => Verdict::Contraindicated,
+            Some(Instruction::Avoid) => Verdict::Avoid,
+            _ => Verdict::Warning,
+        },
         RelationType::AdverseReaction => Verdict::AdverseReaction,
         RelationType::Indication => Verdict::Indicated,
         RelationType::MemberOf => return None,
@@ -83,6 +106,26 @@ pub fn verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_warning_that_says_to_avoid_it_is_avoid() {
+        let sentence = "wakix should be avoided in patients with known qt prolongation.";
+        let told = warning_instruction(RelationType::Warning, sentence);
+        assert_eq!(told, Some(Instruction::Avoid));
+        assert_eq!(
+            stated_verdict(RelationType::Warning, told, false),
+            Some(Verdict::Avoid)
+        );
+        let purpose = "fasenra should not be used to treat acute asthma symptoms.";
+        assert_eq!(warning_instruction(RelationType::Warning, purpose), None);
+        let monitor = "Monitor ECG in patients with QT prolongation.";
+        assert_eq!(warning_instruction(RelationType::Warning, monitor), None);
+        assert_eq!(
+            warning_instruction(RelationType::Indication, sentence),
+            None,
+            "only a warning is raised by what it says to do"
+        );
+    }
 
     #[test]
     fn the_strongest_statement_decides_and_nothing_says_so() {
