@@ -1,6 +1,7 @@
 //! Verdicts read by meaning: a yes/no question whose asked thing no name or vocabulary term
 //! reaches is answered by the named drug's floor sentence closest in meaning (shown with its
-//! similarity), and a condition the drug is for is context, not the verdict.
+//! similarity), a condition the drug is for is context, not the verdict, and an example the
+//! label lists under a term meets what the label states of the term.
 
 use serde_json::Value;
 
@@ -67,4 +68,26 @@ async fn what_the_drug_is_for_is_context_beside_another_condition() {
         alone["verdict"], "not_stated",
         "alone it is the question: {alone:#}"
     );
+}
+
+#[tokio::test]
+async fn an_example_the_label_lists_meets_the_contraindication_of_its_term() {
+    let (_dir, app) = spawn_app_over_first(&["eszopiclone"]).await;
+    let data = app
+        .graph(
+            "I was found sleep-driving one night after my eszopiclone. Can I keep taking it?",
+            2,
+        )
+        .await;
+    assert_eq!(data["verdict"], "contraindicated", "{data:#}");
+    let first = &data["relationships"][0];
+    assert_eq!(
+        first["evidence"][0]["section"], "Contraindications",
+        "{data:#}"
+    );
+    let text = first["evidence"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_lowercase();
+    assert!(text.contains("complex sleep behaviors"), "{text}");
 }

@@ -103,6 +103,7 @@ mod tests {
                 "exception",
                 "substituent-ending",
                 "treatment-purpose",
+                "example-list",
             ],
         ),
         (

@@ -11,6 +11,7 @@ use std::sync::{Arc, LazyLock};
 use drugcite_core::text::{contains_any_word, key_contains, key_of, occurrences, WordEdge};
 
 use super::answer::{AnsweredRelationship, EvidenceText};
+use super::broader_terms::broader_keys;
 use super::verdict::{stated_verdict, warning_instruction, Instruction};
 use crate::error::EngineError;
 use crate::graph::relations::{section_relations, sentence_relation, sentences};
@@ -80,7 +81,7 @@ pub fn label_floor(
         labels_read: BTreeSet::new(),
     };
     for subject in &subjects(live, question) {
-        let asked = asked_about(question, subject);
+        let mut asked = asked_about(question, subject);
         if asked.is_empty() {
             continue;
         }
@@ -89,7 +90,20 @@ pub fn label_floor(
             .iter()
             .map(|&l| live.snapshot.labels()[l as usize].set_id.clone());
         floor.labels_read.extend(set_ids);
-        for text in floor_texts(live, verifier, &labels)? {
+        let texts = floor_texts(live, verifier, &labels)?;
+        let broader: Vec<Asked> = asked
+            .iter()
+            .filter(|thing| thing.measured.is_none() && thing.node.kind == NodeKind::Condition)
+            .map(|thing| Asked {
+                node: thing.node.clone(),
+                keys: broader_keys(texts.iter().map(|t| t.segment.text.as_str()), &thing.keys),
+                age: thing.age,
+                measured: None,
+            })
+            .filter(|thing| !thing.keys.is_empty())
+            .collect();
+        asked.extend(broader);
+        for text in &texts {
             for thing in &asked {
                 let ignore_allergy = !asks_allergy && thing.node.kind != NodeKind::Condition;
                 let Some((kind, told)) =

@@ -11,6 +11,7 @@
 //! Neo4j; no HTTP, no ranking of search.
 
 mod answer;
+mod broader_terms;
 mod common;
 mod label_floor;
 mod meaning_floor;
