@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use crate::tables::graph::{LABEL_CUES, THRESHOLDS};
 use drugcite_core::table::{Table, TableSource};
-use drugcite_core::text::{occurrences, WordEdge};
+use drugcite_core::text::{key_of, occurrences, WordEdge};
 
 /// The values of `value_column` of the rows of `table` whose `group_column` is `group`, in
 /// file order.
@@ -57,6 +57,12 @@ pub(crate) fn label_cues(group_name: &str, matching: &str) -> Vec<String> {
         );
     }
     rows.iter().map(|row| row.cell(cue).to_owned()).collect()
+}
+
+/// The key of a label's words as the verdict's floor matches them: a typographic apostrophe
+/// read as a straight one ("St. John’s wort" as asked "St. John's wort").
+pub(crate) fn text_key(text: &str) -> String {
+    key_of(&text.to_lowercase().replace('\u{2019}', "'"))
 }
 
 /// A number of `thresholds.tsv`.

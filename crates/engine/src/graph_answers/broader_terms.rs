@@ -6,8 +6,8 @@
 use std::sync::LazyLock;
 
 use crate::graph::relations::sentences;
-use crate::graph::wording::label_cues;
-use drugcite_core::text::{key_contains, key_of};
+use crate::graph::wording::{label_cues, text_key};
+use drugcite_core::text::key_contains;
 
 /// Words that open an example list after the term the examples fall under (`label-cues.tsv`,
 /// `example-list`), as keys.
@@ -45,12 +45,6 @@ pub(super) fn broader_keys<'t>(
         }
     }
     broader
-}
-
-/// The key of a text as the floor compares it (`label_floor::text_key`: lowercase, curly
-/// apostrophes straightened).
-fn text_key(text: &str) -> String {
-    key_of(&text.to_lowercase().replace('\u{2019}', "'"))
 }
 
 /// Each example cue of a sentence's words: where its list starts, and the term before it.

@@ -16,7 +16,7 @@ use super::verdict::{stated_verdict, warning_instruction, Instruction};
 use crate::error::EngineError;
 use crate::graph::relations::{section_relations, sentence_relation, sentences};
 use crate::graph::severity::severity;
-use crate::graph::wording::count;
+use crate::graph::wording::{count, text_key};
 use crate::graph::{GraphQuestion, Hop, Node, NodeKind, RelationType};
 use crate::index::Live;
 use crate::search::collapse::AlsoIn;
@@ -122,7 +122,8 @@ pub fn label_floor(
                         segment: Arc::clone(&text.segment),
                         also_in: AlsoIn::default(),
                     };
-                    let stated = relationship(subject, thing, (kind, told), text.section, evidence);
+                    let stated =
+                        relationship(subject, &thing.node, (kind, told), text.section, evidence);
                     match known {
                         Some(at) => floor.statements[at] = stated,
                         None => floor.statements.push(stated),
@@ -250,12 +251,6 @@ pub(super) fn in_compound(sentence: &str, at: usize) -> bool {
             .any(|ending| previous.ends_with(ending.as_str()))
 }
 
-/// The key of a label's words as the floor matches them: a typographic apostrophe read as a
-/// straight one ("St. John’s wort" as asked "St. John's wort").
-pub(super) fn text_key(text: &str) -> String {
-    key_of(&text.to_lowercase().replace('\u{2019}', "'"))
-}
-
 /// The other things the question names besides `subject`: its conditions and populations, and
 /// the other drugs and classes.
 fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
@@ -380,9 +375,11 @@ pub(super) fn labels_of(live: &Live, name: &str) -> BTreeSet<u32> {
         .collect()
 }
 
-fn relationship(
+/// A floor statement: `subject`'s `kind` (with what its sentence says to do) about `target`,
+/// one evidence text in `section`.
+pub(super) fn relationship(
     subject: &Node,
-    thing: &Asked,
+    target: &Node,
     (kind, instruction): (RelationType, Option<Instruction>),
     section: &str,
     evidence: EvidenceText,
@@ -390,7 +387,7 @@ fn relationship(
     let boxed = section == "boxed_warning";
     AnsweredRelationship {
         drug: subject.name.clone(),
-        target: thing.node.clone(),
+        target: target.clone(),
         kind,
         severity: severity(kind, boxed, &evidence.segment.text.to_lowercase()),
         evidence: vec![evidence],
@@ -399,13 +396,13 @@ fn relationship(
         path: vec![Hop {
             from: subject.name.clone(),
             kind: kind.as_str(),
-            to: thing.node.name.clone(),
+            to: target.name.clone(),
         }],
         meaning: None,
     }
 }
 
-fn allergy_words() -> Vec<&'static str> {
+pub(super) fn allergy_words() -> Vec<&'static str> {
     ALLERGY.iter().map(String::as_str).collect()
 }
 

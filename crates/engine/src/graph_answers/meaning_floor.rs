@@ -1,25 +1,28 @@
 //! The floor of a yes/no verdict read by meaning: when the graph and the floor sentences that
-//! name the asked thing (`label_floor`) stay below a contraindication, the question without the
-//! drug's names is compared, by sentence embedding, with each more cautious sentence of the
-//! named drug's floor sections; the closest one, when its similarity reaches the fitted
-//! `meaning_floor_similarity`, adds its statement with that similarity shown. Only ever adds
-//! caution; never runs without the transformer model.
+//! name the asked thing (`label_floor`) stay below a contraindication, each phrase the question
+//! asks about (without the drug's names, none of the drug's own description) is compared, by
+//! sentence embedding, with each more cautious sentence of the named drug's floor sections; the
+//! most cautious sentence whose similarity reaches the fitted `meaning_floor_similarity` adds its
+//! statement with that similarity shown. Only ever adds caution; never runs without the
+//! transformer model.
 
+use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::sync::{Arc, LazyLock};
 
 use moka::sync::Cache;
 
 use super::answer::{AnsweredRelationship, EvidenceText};
-use super::label_floor::{floor_texts, labels_of, subjects, text_key, FloorText, TEXT_ID_PREFIX};
+use super::label_floor::{
+    allergy_words, floor_texts, labels_of, relationship, subjects, FloorText, TEXT_ID_PREFIX,
+};
 use super::own_words::{content_words, words, OwnWords};
-use super::verdict::{stated_verdict, warning_instruction, Verdict};
+use super::verdict::{stated_verdict, warning_instruction, Instruction, Verdict};
 use crate::embed::{dot, Embedder};
 use crate::error::EngineError;
 use crate::graph::relations::{sentence_relation, sentences};
-use crate::graph::severity::severity;
-use crate::graph::wording::{label_cues, threshold};
-use crate::graph::{GraphQuestion, Hop, Node, NodeKind};
+use crate::graph::wording::{text_key, threshold};
+use crate::graph::{GraphQuestion, Node, NodeKind, RelationType};
 use crate::index::Live;
 use crate::search::collapse::AlsoIn;
 use crate::verify::Verifier;
@@ -28,9 +31,6 @@ use drugcite_core::text::contains_any_word;
 /// The least cosine similarity between a question and a floor sentence for the sentence to
 /// answer it (`thresholds.tsv`: `meaning_floor_similarity`).
 static SIMILARITY: LazyLock<f32> = LazyLock::new(|| threshold("meaning_floor_similarity") as f32);
-/// Sentences about an allergy to what they name (`label-cues.tsv`, group `allergy`): they
-/// answer by meaning only a question about an allergy.
-static ALLERGY: LazyLock<Vec<String>> = LazyLock::new(|| label_cues("allergy", "phrase"));
 /// Sentence vectors kept across questions.
 const CACHED_SENTENCES: u64 = 50_000;
 /// The fewest words of three letters or more a sentence needs to state something.
@@ -49,7 +49,10 @@ struct Candidate {
     /// The sentence without the drug's names, as compared.
     compared: String,
     sentence: String,
+    /// What the sentence states, with what it says to do (`warning_instruction`).
+    stated: (RelationType, Option<Instruction>),
     verdict: Verdict,
+    /// Its text's index among the floor texts read.
     evidence: usize,
 }
 
@@ -85,19 +88,13 @@ impl MeaningFloor {
             let phrase_texts: Vec<&str> = phrases.iter().map(String::as_str).collect();
             let phrases = self.vectors(&phrase_texts)?;
             let compared: Vec<&str> = candidates.iter().map(|c| c.compared.as_str()).collect();
-            let mut answering: Option<(f32, &Candidate)> = None;
-            for (candidate, vector) in candidates.iter().zip(self.vectors(&compared)?) {
-                let similarity = phrases
+            let similarities = self.vectors(&compared)?.into_iter().map(|sentence| {
+                phrases
                     .iter()
-                    .map(|phrase| dot(phrase, &vector))
-                    .fold(f32::MIN, f32::max);
-                let better = answering.is_none_or(|(best, chosen)| {
-                    (candidate.verdict, -similarity) < (chosen.verdict, -best)
-                });
-                if similarity >= *SIMILARITY && better {
-                    answering = Some((similarity, candidate));
-                }
-            }
+                    .map(|phrase| dot(phrase, &sentence))
+                    .fold(f32::MIN, f32::max)
+            });
+            let answering = most_cautious_close(candidates.iter().zip(similarities));
             if let Some((similarity, best)) = answering {
                 let stated = statement(&subject, best, &texts[best.evidence], similarity);
                 let known = statements.iter().any(|s: &AnsweredRelationship| {
@@ -127,6 +124,21 @@ impl MeaningFloor {
             })
             .collect()
     }
+}
+
+/// The most cautious candidate at or above `meaning_floor_similarity`, the closest among equals,
+/// with its similarity.
+fn most_cautious_close<'c>(
+    scored: impl Iterator<Item = (&'c Candidate, f32)>,
+) -> Option<(f32, &'c Candidate)> {
+    scored
+        .filter(|(_, similarity)| *similarity >= *SIMILARITY)
+        .min_by(|(a, x), (b, y)| {
+            (a.verdict, -x)
+                .partial_cmp(&(b.verdict, -y))
+                .unwrap_or(Ordering::Equal)
+        })
+        .map(|(candidate, similarity)| (similarity, candidate))
 }
 
 /// What the question asks about besides its drug, each as written: the conditions read and
@@ -177,6 +189,7 @@ fn candidates(
             out.push(Candidate {
                 compared,
                 sentence: sentence.to_owned(),
+                stated: (kind, told),
                 verdict,
                 evidence: at,
             });
@@ -202,13 +215,14 @@ fn without_words(text: &str, names: &BTreeSet<String>) -> String {
         .join(" ")
 }
 
+/// The statement of the candidate `best` of `text`: its sentence (cut to `TARGET_CHARS`) as
+/// the target, `text` as the evidence, the similarity shown.
 fn statement(
     subject: &Node,
     best: &Candidate,
     text: &FloorText,
     similarity: f32,
 ) -> AnsweredRelationship {
-    let kind = sentence_relation(text.kind, &best.sentence.to_lowercase()).unwrap_or(text.kind);
     let name: String = if best.sentence.chars().count() > TARGET_CHARS {
         let cut: String = best.sentence.chars().take(TARGET_CHARS).collect();
         format!("{cut}…")
@@ -221,30 +235,13 @@ fn statement(
         name,
         unlabelled: false,
     };
-    let boxed = text.section == "boxed_warning";
-    let instruction = warning_instruction(kind, &best.sentence.to_lowercase());
-    AnsweredRelationship {
-        drug: subject.name.clone(),
-        kind,
-        severity: severity(kind, boxed, &text.segment.text.to_lowercase()),
-        evidence: vec![EvidenceText {
-            segment: Arc::clone(&text.segment),
-            also_in: AlsoIn::default(),
-        }],
-        evidence_count: 1,
-        instruction,
-        path: vec![Hop {
-            from: subject.name.clone(),
-            kind: kind.as_str(),
-            to: target.name.clone(),
-        }],
-        target,
-        meaning: Some(similarity),
-    }
-}
-
-fn allergy_words() -> Vec<&'static str> {
-    ALLERGY.iter().map(String::as_str).collect()
+    let evidence = EvidenceText {
+        segment: Arc::clone(&text.segment),
+        also_in: AlsoIn::default(),
+    };
+    let mut stated = relationship(subject, &target, best.stated, text.section, evidence);
+    stated.meaning = Some(similarity);
+    stated
 }
 
 #[cfg(test)]

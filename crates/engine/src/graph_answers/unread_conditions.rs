@@ -11,11 +11,12 @@ use std::sync::LazyLock;
 
 use drugcite_core::text::{alphanumeric_words, occurrences, words, Word, WordEdge};
 
-use super::label_floor::{floor_texts, in_compound, labels_of, subjects, text_key};
+use super::label_floor::{floor_texts, in_compound, labels_of, subjects};
 use crate::conditions::{Matcher, Purpose};
 use crate::error::EngineError;
 use crate::graph::query::{NamedCondition, UnreadPhrase};
 use crate::graph::relations::sentences;
+use crate::graph::wording::text_key;
 use crate::graph::wording::{count, threshold};
 use crate::graph::GraphQuestion;
 use crate::index::Live;
