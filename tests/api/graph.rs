@@ -3,7 +3,10 @@
 
 use serde_json::{json, Value};
 
-use crate::helpers::{assert_error, create_key, spawn_app, subset_index};
+use crate::helpers::{
+    assert_error, corpus_lines_of, create_key, ingest_embedded, scratch_dir, spawn_app,
+    spawn_app_with, subset_index, write_jsonl, GENEROUS,
+};
 use drugcite_accounts::scopes::Scope;
 
 fn relationships(data: &Value) -> &Vec<Value> {
@@ -246,4 +249,33 @@ async fn a_misspelled_condition_is_read_as_the_label_word_and_said_so() {
     assert!(!relationships(&data).is_empty(), "{data}");
     let plain = app.graph("Which drugs can cause seizures?", 2).await;
     assert_eq!(relationships(&data), relationships(&plain));
+}
+
+/// At scale a drug has dozens of repackagers' labels (`scale-corpus.py`): they name one drug
+/// node, read once, and every copy's set id counts as read.
+#[tokio::test]
+async fn a_drug_with_a_repackagers_copy_of_its_label_is_one_drug_read_once() {
+    let original = corpus_lines_of(&["eplerenone"]);
+    assert_eq!(original.len(), 1, "the corpus has one eplerenone label");
+    let mut copy: Value = serde_json::from_str(&original[0]).unwrap();
+    copy["set_id"] = json!("00000000-0000-4000-8000-00000000e1e1");
+    copy["id"] = json!("00000000-0000-4000-8000-00000000e1e2");
+    let dir = scratch_dir();
+    let lines = [original[0].clone(), copy.to_string()];
+    let inputs = [write_jsonl(dir.path(), "labels.jsonl", &lines)];
+    let data_dir = dir.path().join("data");
+    ingest_embedded(&data_dir, &inputs);
+    let app = spawn_app_with(&data_dir, GENEROUS).await;
+    let data = app
+        .graph("Can eplerenone be used with ketoconazole?", 2)
+        .await;
+    assert_eq!(data["interpretation"]["drugs"][0], "eplerenone", "{data}");
+    let named = data["interpretation"]["drugs"].as_array().unwrap();
+    assert_eq!(
+        named.iter().filter(|d| **d == "eplerenone").count(),
+        1,
+        "{data}"
+    );
+    assert_eq!(data["labels_read"], 2, "{data}");
+    assert_eq!(data["verdict"], "contraindicated", "{data}");
 }

@@ -7,8 +7,9 @@
 use std::collections::{BTreeSet, HashSet};
 
 use drugcite_core::domain::TextHash;
+use drugcite_engine::index::{LiveIndex, OpenOptions};
 use drugcite_engine::search::lexical::labels_texts_naming;
-use drugcite_store::{DataDir, Snapshot};
+use drugcite_store::DataDir;
 
 use crate::helpers::{embedded_index_of, results, spawn_app_with, subset_index, GENEROUS};
 
@@ -18,7 +19,13 @@ fn names(names: &[&str]) -> BTreeSet<String> {
 
 #[test]
 fn the_texts_naming_a_partner_are_the_labels_texts_holding_its_name() {
-    let snapshot = Snapshot::open_current(&DataDir::new(&subset_index().data_dir)).unwrap();
+    let options = OpenOptions {
+        space: None,
+        embedded_graph: false,
+    };
+    let index = LiveIndex::open(DataDir::new(&subset_index().data_dir), options).unwrap();
+    let live = index.current();
+    let snapshot = &live.snapshot;
     let sertraline: BTreeSet<u32> = snapshot
         .current_labels()
         .filter(|(_, label)| label.drug.name.to_lowercase().contains("sertraline"))
@@ -40,7 +47,7 @@ fn the_texts_naming_a_partner_are_the_labels_texts_holding_its_name() {
         })
         .unwrap();
     assert!(!pimozide.is_empty() && !maoi.is_empty());
-    let found = |n: &[&str]| labels_texts_naming(&snapshot, &names(n), &sertraline).unwrap();
+    let found = |n: &[&str]| labels_texts_naming(&live, &names(n), &sertraline).unwrap();
     assert_eq!(found(&["pimozide"]), pimozide);
     let phrase = found(&["monoamine oxidase inhibitors"]);
     assert!(
@@ -52,7 +59,7 @@ fn the_texts_naming_a_partner_are_the_labels_texts_holding_its_name() {
     assert_eq!(either, &pimozide | &phrase);
     assert!(found(&["the"]).is_empty(), "a stop word names nothing");
     assert!(
-        labels_texts_naming(&snapshot, &names(&["pimozide"]), &BTreeSet::new())
+        labels_texts_naming(&live, &names(&["pimozide"]), &BTreeSet::new())
             .unwrap()
             .is_empty()
     );

@@ -1,13 +1,16 @@
 //! The segments search may return: those in the current version of a label still published.
 //! A tantivy query over a per-segment doc list computed when a generation is opened, so a
-//! superseded or withdrawn segment is never a BM25 candidate. Knows nothing of ranking.
+//! superseded or withdrawn segment is never a BM25 candidate; and the same over a list of
+//! current segments a search chose (its labels'). Knows nothing of ranking.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use tantivy::index::SegmentId;
 use tantivy::query::{ConstScorer, EnableScoring, Explanation, Query, Scorer, Weight};
-use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED};
+use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
+
+use crate::SegmentAddress;
 
 /// Per tantivy segment: its current documents, ascending.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +30,21 @@ impl CurrentDocs {
         Self {
             by_segment: Arc::new(by_segment),
         }
+    }
+
+    /// The documents at `addresses` (in the order of `searcher`'s segments).
+    pub(crate) fn at(searcher: &Searcher, addresses: &[SegmentAddress]) -> Self {
+        let readers = searcher.segment_readers();
+        let mut by_segment: HashMap<SegmentId, Vec<DocId>> = HashMap::new();
+        for address in addresses {
+            if let Some(reader) = readers.get(address.0.segment_ord as usize) {
+                by_segment
+                    .entry(reader.segment_id())
+                    .or_default()
+                    .push(address.0.doc_id);
+            }
+        }
+        Self::new(by_segment)
     }
 
     /// Matches exactly the current documents, each with score 0.

@@ -55,6 +55,7 @@ pub use check::{check, CheckReport, SegmentMismatch};
 pub use checksum::FileMismatch;
 pub use columns::catalog::{LabelSections, SegmentCatalog};
 pub use columns::copies::Copies;
+pub use columns::label_rows::LabelRows;
 pub(crate) use error::index_error;
 pub use error::{io_error, StoreError};
 pub(crate) use files::read_json_lines;

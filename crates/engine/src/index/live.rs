@@ -17,8 +17,8 @@ use crate::index::LiveTexts;
 use crate::understand::{DrugVocabulary, LabelWords};
 use drugcite_core::domain::TextHash;
 use drugcite_store::{
-    io_error, label_brands, label_words, open_phase, Copies, DataDir, LabelSections, MappedVectors,
-    SegmentCatalog, Snapshot, StoreError, VectorSpace,
+    io_error, label_brands, label_words, open_phase, Copies, DataDir, LabelRows, LabelSections,
+    MappedVectors, SegmentCatalog, Snapshot, StoreError, VectorSpace,
 };
 
 /// One opened generation with everything the services read from it.
@@ -32,6 +32,8 @@ pub struct Live {
     pub catalog: SegmentCatalog,
     /// Which sections each label has (from the catalog).
     pub label_sections: LabelSections,
+    /// The current segments of each label's set id (from the catalog).
+    pub label_rows: LabelRows,
     /// The searchable copies of each distinct text.
     pub copies: Copies,
     /// Which docs of the distinct-text index have a searchable copy (`None` without that index).
@@ -133,6 +135,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
         fingerprints: tables.fingerprints,
         catalog: tables.catalog,
         label_sections: tables.label_sections,
+        label_rows: tables.label_rows,
         copies: tables.copies,
         live_texts: tables.live_texts,
         dense: tables.dense,
@@ -146,6 +149,7 @@ fn build_live(snapshot: Snapshot, options: OpenOptions, epoch: u64) -> Result<Li
 struct Tables {
     catalog: SegmentCatalog,
     label_sections: LabelSections,
+    label_rows: LabelRows,
     fingerprints: FingerprintIndex,
     copies: Copies,
     live_texts: Option<LiveTexts>,
@@ -156,7 +160,7 @@ struct Tables {
 }
 
 /// The segment tables; the fingerprint index is built from the catalog (in fingerprint order)
-/// on a thread of its own beside the rest.
+/// on a thread of its own beside the rest (at 100× it is the longest phase).
 fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, StoreError> {
     let catalog = open_phase("segment catalog", || snapshot.catalog())?;
     let (fingerprints, rest) = std::thread::scope(|scope| {
@@ -184,19 +188,26 @@ fn open_tables(snapshot: &Snapshot, options: OpenOptions) -> Result<Tables, Stor
                     .with_label_words(LabelWords::new(words))
                     .with_label_brands(brands)
             });
+            let label_sections = open_phase("label sections", || catalog.label_sections());
+            let label_rows = open_phase("label rows", || {
+                let set_ids = snapshot.labels().iter().map(|meta| meta.set_id.as_str());
+                LabelRows::build(&catalog, set_ids)
+            });
             let vectors = (dense, openings, effects);
-            Ok::<_, StoreError>((copies, live_texts, vectors, vocabulary))
+            let labels = (label_sections, label_rows);
+            Ok::<_, StoreError>((copies, live_texts, vectors, vocabulary, labels))
         })();
         (
             fingerprints.join().expect("building the fingerprint index"),
             rest,
         )
     });
-    let (copies, live_texts, (dense, openings, effects), vocabulary) = rest?;
-    let label_sections = open_phase("label sections", || catalog.label_sections());
+    let (copies, live_texts, (dense, openings, effects), vocabulary, labels) = rest?;
+    let (label_sections, label_rows) = labels;
     Ok(Tables {
         catalog,
         label_sections,
+        label_rows,
         fingerprints,
         copies,
         live_texts,

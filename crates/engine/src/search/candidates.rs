@@ -190,9 +190,9 @@ pub(super) fn partner_texts(
     let (Some(subject), false) = (understanding.drugs.first(), names.is_empty()) else {
         return Ok(NamedTexts::default());
     };
-    let naming_partner = labels_texts_naming(&live.snapshot, names, &subject.labels)?;
+    let naming_partner = labels_texts_naming(live, names, &subject.labels)?;
     let naming_subject = labels_texts_naming(
-        &live.snapshot,
+        live,
         &understanding.subject_names,
         &understanding.partner_labels,
     )?;

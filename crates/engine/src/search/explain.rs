@@ -74,7 +74,7 @@ fn candidate_text(
     let question = (
         &found.understanding,
         candidates.partners,
-        candidates.label_sections,
+        candidates.sections,
         candidates.other_form,
     );
     let copies = copies
@@ -85,7 +85,7 @@ fn candidate_text(
                 .name
                 .clone(),
             section_key: info.section_key.to_string(),
-            features: CopyFeatures::of(text.scores, info, question, candidates.section_similarity),
+            features: CopyFeatures::of(text.scores, info, question),
         })
         .collect();
     Ok(CandidateText { text: body, copies })

@@ -8,10 +8,11 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use super::provenance::fitted_values;
+use super::section_view::SectionView;
 use crate::tables::search::threshold;
 use crate::understand::{Understanding, PERIPHERAL_SECTIONS};
 use drugcite_core::domain::TextHash;
-use drugcite_store::{LabelSections, SegmentInfo};
+use drugcite_store::SegmentInfo;
 
 /// The fitted weights, kept in the repository beside this file, with the fits they come from.
 const LEARNED: &str = include_str!("ranking-weights.json");
@@ -148,38 +149,32 @@ impl Weights {
 }
 
 impl CopyFeatures {
-    /// The features of the copy `info` of a text scored `scores`, given the question's
-    /// (section similarity, margin) of a section key (relative to the best section of all),
-    /// the texts of the subject's labels naming its partners, the sections each label has and
-    /// whether a label is given otherwise than the form the question names.
+    /// The features of the copy `info` of a text scored `scores`, given the question's view of
+    /// the sections (their similarity relative to the best section of all, and which each label
+    /// has), the texts of the subject's labels naming its partners and whether a label is given
+    /// otherwise than the form the question names.
     pub fn of(
         scores: TextScores,
         info: &SegmentInfo,
         (understanding, partners, sections, other_form): (
             &Understanding,
             &NamedTexts,
-            &LabelSections,
+            &SectionView,
             &dyn Fn(u32) -> bool,
         ),
-        similarity: &dyn Fn(&str) -> (f32, f32),
     ) -> Self {
         let section = info.section_key.as_ref();
         let asked = understanding.sections.iter().position(|s| *s == section);
-        let label_has = |s: &&&str| sections.has(info.label, s);
-        let rank = understanding
-            .sections
-            .iter()
-            .filter(label_has)
-            .position(|s| *s == section);
+        let rank = asked.and_then(|_| sections.asked_rank(info.label, section));
         let is_peripheral = PERIPHERAL_SECTIONS.contains(&section);
         let drug = drug_relation(info, understanding);
         let own = matches!(drug, DrugRelation::Subject | DrugRelation::Combination);
         let named_drug = understanding.subject().is_some_and(|s| s.class.is_none());
         let names = |texts: &HashSet<TextHash>| texts.contains(&info.text_hash);
         let off_section = asked.is_none() && !understanding.sections.is_empty();
-        let (mut section_similarity, mut section_margin) = similarity(section);
+        let (mut section_similarity, mut section_margin) = sections.score(section);
         if own && understanding.subject().is_some() {
-            let (best, lead) = best_of_label(sections, info.label, similarity);
+            let (best, lead) = sections.best_of_label(info.label);
             section_similarity -= best;
             section_margin = section_margin.min(lead);
         }
@@ -205,31 +200,6 @@ impl CopyFeatures {
             },
             other_form: !(own && named_drug) && other_form(info.label),
         }
-    }
-}
-
-/// The highest relative similarity among the sections `label` has and its lead over the
-/// next: 0 for a label with one section (no section of it is meant over another) and (0, 0) for
-/// a label the catalog knows nothing of.
-fn best_of_label(
-    sections: &LabelSections,
-    label: u32,
-    similarity: &dyn Fn(&str) -> (f32, f32),
-) -> (f32, f32) {
-    let mut best: Option<f32> = None;
-    let mut next: Option<f32> = None;
-    for value in sections.of(label).map(|s| similarity(s).0) {
-        if best.is_none_or(|b| value > b) {
-            next = best;
-            best = Some(value);
-        } else if next.is_none_or(|n| value > n) {
-            next = Some(value);
-        }
-    }
-    match (best, next) {
-        (Some(best), Some(next)) => (best, best - next),
-        (Some(best), None) => (best, 0.0),
-        _ => (0.0, 0.0),
     }
 }
 
@@ -266,6 +236,12 @@ mod tests {
     use super::*;
     use crate::search::ranking::tests::{fp, info};
     use crate::understand::DrugMention;
+    use drugcite_store::LabelSections;
+
+    /// Every section equally similar to the question.
+    fn flat(_: &str) -> (f32, f32) {
+        (0.0, 0.0)
+    }
 
     /// No label is given otherwise than a form the question names.
     fn no_form() -> &'static dyn Fn(u32) -> bool {
@@ -295,18 +271,15 @@ mod tests {
             naming_subject: HashSet::from([TextHash::of(naming_subject)]),
             ..NamedTexts::default()
         };
+        let sections = LabelSections::default();
+        let view = SectionView::new(&sections, &flat, &understanding);
         let features = |info: &SegmentInfo| {
-            let question = (
-                &understanding,
-                &partners,
-                &LabelSections::default(),
-                no_form(),
-            );
+            let question = (&understanding, &partners, &view, no_form());
             let scores = TextScores {
                 lexical: 1.0,
                 semantic: 1.0,
             };
-            CopyFeatures::of(scores, info, question, &|_| (0.0, 0.0))
+            CopyFeatures::of(scores, info, question)
         };
         let subject = features(&info(0, "drug_interactions", naming));
         assert!(subject.names_partner);
@@ -349,9 +322,11 @@ mod tests {
             naming_effect: HashMap::from([(TextHash::of(warning), 0.62)]),
             ..NamedTexts::default()
         };
+        let sections = LabelSections::default();
+        let view = SectionView::new(&sections, &flat, &understanding);
         let effect = |info: &SegmentInfo| {
-            let question = (&understanding, &named, &LabelSections::default(), no_form());
-            CopyFeatures::of(TextScores::default(), info, question, &|_| (0.0, 0.0)).names_effect
+            let question = (&understanding, &named, &view, no_form());
+            CopyFeatures::of(TextScores::default(), info, question).names_effect
         };
         assert_eq!(effect(&info(0, "warnings_and_cautions", warning)), 0.62);
         assert_eq!(
@@ -376,14 +351,15 @@ mod tests {
         let other_form = |understanding: &Understanding, label| {
             let named = NamedTexts::default();
             let sections = LabelSections::default();
+            let view = SectionView::new(&sections, &flat, understanding);
             let question = (
                 understanding,
                 &named,
-                &sections,
+                &view,
                 &given_otherwise as &dyn Fn(u32) -> bool,
             );
             let info = info(label, "warnings_and_cautions", "Atrial fibrillation.");
-            CopyFeatures::of(TextScores::default(), &info, question, &|_| (0.0, 0.0)).other_form
+            CopyFeatures::of(TextScores::default(), &info, question).other_form
         };
         let no_subject = Understanding::default();
         assert!(other_form(&no_subject, 1));
@@ -442,16 +418,15 @@ mod tests {
             (fp(2), info(1, "boxed_warning", "2")),
         ]);
         let sections = catalog.label_sections();
-        assert!(sections.has(0, "boxed_warning") && !sections.has(0, "pregnancy"));
-        assert!(sections.has(7, "pregnancy"), "a label it knows nothing of");
         let understanding = Understanding {
             sections: vec!["pregnancy", "boxed_warning"],
             ..Understanding::default()
         };
         let partners = NamedTexts::default();
+        let view = SectionView::new(&sections, &flat, &understanding);
         let rank = |info: &SegmentInfo| {
-            let question = (&understanding, &partners, &sections, no_form());
-            CopyFeatures::of(TextScores::default(), info, question, &|_| (0.0, 0.0)).section_rank
+            let question = (&understanding, &partners, &view, no_form());
+            CopyFeatures::of(TextScores::default(), info, question).section_rank
         };
         assert_eq!(
             rank(&info(0, "boxed_warning", "0")),
@@ -462,6 +437,11 @@ mod tests {
             rank(&info(1, "boxed_warning", "2")),
             1.0,
             "its label answers in Pregnancy first"
+        );
+        assert_eq!(
+            rank(&info(7, "boxed_warning", "7")),
+            1.0,
+            "a label it knows nothing of has every asked section"
         );
     }
 
@@ -489,8 +469,9 @@ mod tests {
             ..Understanding::default()
         };
         let features = |understanding: &Understanding, info: &SegmentInfo| {
-            let question = (understanding, &partners, &sections, no_form());
-            let f = CopyFeatures::of(TextScores::default(), info, question, &relative);
+            let view = SectionView::new(&sections, &relative, understanding);
+            let question = (understanding, &partners, &view, no_form());
+            let f = CopyFeatures::of(TextScores::default(), info, question);
             (
                 (f.section_similarity * 100.0).round(),
                 (f.section_margin * 100.0).round(),

@@ -9,9 +9,10 @@ use std::collections::HashMap;
 use crate::search::collapse::{collapse, Collapsed};
 use crate::search::features::{CopyFeatures, NamedTexts, TextScores, Weights};
 use crate::search::lexical::LexicalHit;
+use crate::search::section_view::SectionView;
 use crate::understand::Understanding;
 use drugcite_core::domain::{Fingerprint, TextHash};
-use drugcite_store::{Copies, LabelSections, SegmentCatalog, SegmentInfo};
+use drugcite_store::{Copies, SegmentCatalog, SegmentInfo};
 
 /// Candidates by distinct text.
 pub struct Candidates<'a> {
@@ -19,13 +20,11 @@ pub struct Candidates<'a> {
     pub semantic: &'a [(TextHash, f32)],
     /// Similarity of a lexical-only candidate to the query, when embeddings exist.
     pub similarity: &'a dyn Fn(TextHash) -> Option<f32>,
-    /// The `section_similarity` and `section_margin` features of a section key (0 without
-    /// embeddings).
-    pub section_similarity: &'a dyn Fn(&str) -> (f32, f32),
+    /// The question's view of the sections: their `section_similarity` and `section_margin`
+    /// (0 without embeddings) and which each label has.
+    pub sections: &'a SectionView<'a>,
     /// The texts naming the question's partners or subject (`features::NamedTexts`).
     pub partners: &'a NamedTexts,
-    /// Which sections each label has.
-    pub label_sections: &'a LabelSections,
     /// Whether a label is given otherwise than the form the question names.
     pub other_form: &'a dyn Fn(u32) -> bool,
 }
@@ -98,11 +97,10 @@ pub fn rank(
                 let question = (
                     understanding,
                     candidates.partners,
-                    candidates.label_sections,
+                    candidates.sections,
                     candidates.other_form,
                 );
-                let features =
-                    CopyFeatures::of(text.scores, &info, question, candidates.section_similarity);
+                let features = CopyFeatures::of(text.scores, &info, question);
                 Some((fp, weights.score(&features, &info.section_key)))
             });
             collapse(scored, text.best)
@@ -125,7 +123,7 @@ pub(crate) mod tests {
 
     use super::*;
     use crate::understand::DrugMention;
-    use drugcite_store::SegmentAddress;
+    use drugcite_store::{LabelSections, SegmentAddress};
 
     /// A current copy of `text` in `section` of label `label` (also the features' tests).
     pub(crate) fn info(label: u32, section: &str, text: &str) -> SegmentInfo {
@@ -178,14 +176,15 @@ pub(crate) mod tests {
             ..Understanding::default()
         };
         let none = |_| None;
+        let no_sections = LabelSections::default();
         let flat = |_: &str| (0.0, 0.0);
+        let sections = SectionView::new(&no_sections, &flat, &understanding);
         let candidates = Candidates {
             lexical: &lexical,
             semantic: &[],
             similarity: &none,
-            section_similarity: &flat,
+            sections: &sections,
             partners: &NamedTexts::default(),
-            label_sections: &LabelSections::default(),
             other_form: &|_| false,
         };
         let ranked = rank(
@@ -221,21 +220,23 @@ pub(crate) mod tests {
         let copies = Copies::build(&catalog);
         let lexical = hits(&(0..20).map(|i| (i, 1.0)).collect::<Vec<_>>());
         let none = |_| None;
+        let no_sections = LabelSections::default();
+        let understanding = Understanding::default();
         let flat = |_: &str| (0.0, 0.0);
+        let sections = SectionView::new(&no_sections, &flat, &understanding);
         let candidates = Candidates {
             lexical: &lexical,
             semantic: &[],
             similarity: &none,
-            section_similarity: &flat,
+            sections: &sections,
             partners: &NamedTexts::default(),
-            label_sections: &LabelSections::default(),
             other_form: &|_| false,
         };
         let ranked = best(&rank(
             &candidates,
             &catalog,
             &copies,
-            &Understanding::default(),
+            &understanding,
             Weights::learned(),
             &|_| true,
         ));
@@ -276,14 +277,15 @@ pub(crate) mod tests {
             ..Understanding::default()
         };
         let none = |_| None;
+        let no_sections = LabelSections::default();
         let flat = |_: &str| (0.0, 0.0);
+        let sections = SectionView::new(&no_sections, &flat, &understanding);
         let candidates = Candidates {
             lexical: &lexical,
             semantic: &[],
             similarity: &none,
-            section_similarity: &flat,
+            sections: &sections,
             partners: &NamedTexts::default(),
-            label_sections: &LabelSections::default(),
             other_form: &|_| false,
         };
         let ranked = rank(

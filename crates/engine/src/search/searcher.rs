@@ -16,6 +16,7 @@ use super::features::{NamedTexts, Weights};
 use super::lexical::{analyse, LexicalHit};
 use super::ranking::{rank, Candidates};
 use super::section_space::SectionSpace;
+use super::section_view::SectionView;
 use super::{headings, indicated};
 use crate::cache_stats::{CacheCounters, CacheStats};
 use crate::embed::{EmbedError, Embedder};
@@ -260,15 +261,19 @@ impl Searcher {
                 .as_ref()
                 .map_or((0.0, 0.0), |r| (r.of(key), r.margin()))
         };
+        let sections = SectionView::new(
+            &live.label_sections,
+            &section_similarity,
+            &found.understanding,
+        );
         let routes = &found.understanding.form_routes;
         let other_form = |label| live.vocabulary.given_otherwise(label, routes);
         then(&Candidates {
             lexical: &found.lexical,
             semantic: &found.semantic,
             similarity: &similarity,
-            section_similarity: &section_similarity,
+            sections: &sections,
             partners: &found.partners,
-            label_sections: &live.label_sections,
             other_form: &other_form,
         })
     }

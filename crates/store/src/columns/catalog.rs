@@ -102,6 +102,17 @@ impl SegmentCatalog {
         (fingerprint(self.table.key(row)), self.info(row))
     }
 
+    /// The address of the segment in `row`.
+    pub fn address_at(&self, row: usize) -> SegmentAddress {
+        address(self.table.value(row))
+    }
+
+    /// The label of the segment in `row` when it is current.
+    pub(crate) fn current_label(&self, row: usize) -> Option<u32> {
+        let value = self.table.value(row);
+        (value[24] & CURRENT != 0).then(|| le_u32(value, 8))
+    }
+
     fn info(&self, row: usize) -> SegmentInfo {
         let value = self.table.value(row);
         let flags = value[24];
@@ -128,16 +139,15 @@ pub struct LabelSections {
 }
 
 impl LabelSections {
-    /// Whether `label` has a segment in `section`; true for a label it knows nothing of.
-    pub fn has(&self, label: u32, section: &str) -> bool {
-        let mut sections = self.of(label).peekable();
-        sections.peek().is_none() || sections.any(|s| s == section)
+    /// The places (in `keys`) of the sections `label` has a segment in, ascending; empty for a
+    /// label it knows nothing of.
+    pub fn places_of(&self, label: u32) -> &[u32] {
+        self.by_label.get(label as usize).map_or(&[], Vec::as_slice)
     }
 
-    /// The sections `label` has a segment in (none for a label it knows nothing of).
-    pub fn of(&self, label: u32) -> impl Iterator<Item = &str> {
-        let places = self.by_label.get(label as usize).into_iter().flatten();
-        places.map(|&place| self.keys[place as usize].as_ref())
+    /// Every section key the catalog names, by place.
+    pub fn keys(&self) -> &[Arc<str>] {
+        &self.keys
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub(crate) mod catalog;
 pub(crate) mod copies;
+pub(crate) mod label_rows;
 pub(crate) mod table;
 
 use crate::files::CURRENT_FILE;

@@ -100,6 +100,12 @@ impl Snapshot {
         self.current_docs.query()
     }
 
+    /// Matches exactly the documents at `addresses`, each with score 0: current segments a
+    /// search chose, such as `LabelRows::current_addresses`.
+    pub fn docs_query(&self, addresses: &[SegmentAddress]) -> Box<dyn tantivy::query::Query> {
+        CurrentDocs::at(&self.reader.searcher(), addresses).query()
+    }
+
     pub fn segment_count(&self) -> u64 {
         self.reader.searcher().num_docs()
     }

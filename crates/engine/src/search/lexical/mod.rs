@@ -74,8 +74,7 @@ pub fn labels_candidates(
     if terms.is_empty() {
         return Ok(Vec::new());
     }
-    segments::candidates(&live.snapshot, &terms, true, Scope::Labels(labels), limit)
-        .map_err(searching)
+    segments::candidates(live, &terms, true, Scope::Labels(labels), limit).map_err(searching)
 }
 
 /// The distinct current texts within the labels `labels` (ordinals of `snapshot.labels()`),
@@ -87,7 +86,7 @@ pub fn labels_texts(
     section_key: Option<&str>,
     limit: usize,
 ) -> Result<Vec<LexicalHit>, StoreError> {
-    segments::labels_texts(&live.snapshot, labels, section_key, limit).map_err(searching)
+    segments::labels_texts(live, labels, section_key, limit).map_err(searching)
 }
 
 /// The best `limit` distinct current texts of the section `section_key` by BM25 of `terms`
@@ -110,7 +109,7 @@ fn candidates(
 ) -> Result<Vec<LexicalHit>, StoreError> {
     let found = match live.snapshot.texts() {
         Some(index) => texts::candidates(live, index, terms, with_names, scope, limit),
-        None => segments::candidates(&live.snapshot, terms, with_names, scope, limit),
+        None => segments::candidates(live, terms, with_names, scope, limit),
     };
     found.map_err(searching)
 }

@@ -10,7 +10,8 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
 use super::scoring::{analysed_tokens, column, searching, Column};
-use super::segments::labels_query;
+use super::segments::labels_current_query;
+use crate::index::Live;
 use drugcite_core::domain::TextHash;
 use drugcite_store::{Snapshot, StoreError};
 
@@ -18,10 +19,11 @@ use drugcite_store::{Snapshot, StoreError};
 /// whose text holds any of `phrases` (after the index's analyzer, in order, stop words
 /// skipped as in the text); empty when no phrase has a word the index keeps.
 pub fn labels_texts_naming(
-    snapshot: &Snapshot,
+    live: &Live,
     phrases: &BTreeSet<String>,
     labels: &BTreeSet<u32>,
 ) -> Result<HashSet<TextHash>, StoreError> {
+    let snapshot = &live.snapshot;
     let field = snapshot.fields().text;
     let named: Vec<(Occur, Box<dyn Query>)> = phrases
         .iter()
@@ -36,8 +38,7 @@ pub fn labels_texts_naming(
             Occur::Must,
             Box::new(BooleanQuery::new(named)) as Box<dyn Query>,
         ),
-        (Occur::Must, snapshot.current_query()),
-        (Occur::Must, labels_query(snapshot, labels)),
+        (Occur::Must, labels_current_query(live, labels)),
     ]);
     snapshot
         .searcher()

@@ -12,26 +12,26 @@ use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 use super::scoring::{
     before, best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope,
 };
+use crate::index::Live;
 use drugcite_core::domain::{Fingerprint, TextHash};
-use drugcite_store::Snapshot;
 
 pub(super) fn candidates(
-    snapshot: &Snapshot,
+    live: &Live,
     terms: &[String],
     with_names: bool,
     scope: Scope,
     limit: usize,
 ) -> tantivy::Result<Vec<LexicalHit>> {
+    let snapshot = &live.snapshot;
     let fields = snapshot.fields();
     let names = with_names.then_some(fields.names);
-    let mut required: Vec<(Occur, Box<dyn Query>)> = vec![
-        (Occur::Must, terms_query(terms, fields.text, names)),
-        (Occur::Must, snapshot.current_query()),
-    ];
+    let mut required: Vec<(Occur, Box<dyn Query>)> =
+        vec![(Occur::Must, terms_query(terms, fields.text, names))];
     match scope {
-        Scope::All => {}
-        Scope::Labels(labels) => required.push(unscored(labels_query(snapshot, labels))),
+        Scope::All => required.push((Occur::Must, snapshot.current_query())),
+        Scope::Labels(labels) => required.push(unscored(labels_current_query(live, labels))),
         Scope::Section(key) => {
+            required.push((Occur::Must, snapshot.current_query()));
             let term = Term::from_field_text(fields.section_key, key);
             let section = TermQuery::new(term, IndexRecordOption::Basic);
             required.push(unscored(Box::new(section)));
@@ -46,15 +46,14 @@ pub(super) fn candidates(
 /// of the section `section_key` when given, at most `limit`, unscored (score 0), smaller
 /// fingerprint first.
 pub(super) fn labels_texts(
-    snapshot: &Snapshot,
+    live: &Live,
     labels: &BTreeSet<u32>,
     section_key: Option<&str>,
     limit: usize,
 ) -> tantivy::Result<Vec<LexicalHit>> {
-    let mut required: Vec<(Occur, Box<dyn Query>)> = vec![
-        unscored(snapshot.current_query()),
-        unscored(labels_query(snapshot, labels)),
-    ];
+    let snapshot = &live.snapshot;
+    let mut required: Vec<(Occur, Box<dyn Query>)> =
+        vec![unscored(labels_current_query(live, labels))];
     if let Some(key) = section_key {
         let term = Term::from_field_text(snapshot.fields().section_key, key);
         required.push(unscored(Box::new(TermQuery::new(
@@ -67,20 +66,11 @@ pub(super) fn labels_texts(
         .search(&BooleanQuery::new(required), &DistinctTexts { limit })
 }
 
-/// Matches the segments of the labels `labels` (ordinals of `snapshot.labels()`), by set id: a
-/// segment's doc names the version that first held it.
-pub(super) fn labels_query(snapshot: &Snapshot, labels: &BTreeSet<u32>) -> Box<dyn Query> {
-    let field = snapshot.fields().set_id;
-    let clauses = labels
-        .iter()
-        .filter_map(|&label| snapshot.labels().get(label as usize))
-        .map(|meta| {
-            let term = Term::from_field_text(field, &meta.set_id);
-            let query = TermQuery::new(term, IndexRecordOption::Basic);
-            (Occur::Should, Box::new(query) as Box<dyn Query>)
-        })
-        .collect();
-    Box::new(BooleanQuery::new(clauses))
+/// Matches the current segments of the labels `labels` (ordinals of `snapshot.labels()`), by
+/// set id (`LabelRows`): a segment's doc names the version that first held it.
+pub(super) fn labels_current_query(live: &Live, labels: &BTreeSet<u32>) -> Box<dyn Query> {
+    let addresses = live.label_rows.current_addresses(labels);
+    live.snapshot.docs_query(&addresses)
 }
 
 /// Collects the best `limit` distinct texts: per text hash, the copy with the highest score

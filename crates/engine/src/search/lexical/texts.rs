@@ -12,7 +12,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 
 use super::scoring::{best_hits, column, terms_query, unscored, ByText, Column, LexicalHit, Scope};
-use super::segments::labels_query;
+use super::segments::labels_current_query;
 use super::top_texts::{self, TextFilter};
 use crate::index::{Live, LiveTexts};
 use drugcite_core::domain::{Fingerprint, TextHash};
@@ -136,7 +136,7 @@ fn within_labels(
     labels: &BTreeSet<u32>,
     limit: usize,
 ) -> tantivy::Result<Vec<LexicalHit>> {
-    let copies = copies_in(&live.snapshot, labels)?;
+    let copies = copies_in(live, labels)?;
     let mut docs: ByText<Vec<(u64, Score)>> = ByText::default();
     for doc in matched.iter().filter(|doc| copies.contains_key(&doc.text)) {
         docs.entry(doc.text).or_default().push((doc.key, doc.score));
@@ -184,14 +184,11 @@ fn best_copy<I: Iterator<Item = (Fingerprint, Option<u64>)>>(
 
 /// The current copies in `labels` of each text, fingerprint order, with their doc's key.
 fn copies_in(
-    snapshot: &Snapshot,
+    live: &Live,
     labels: &BTreeSet<u32>,
 ) -> tantivy::Result<ByText<Vec<(Fingerprint, u64)>>> {
-    let query = BooleanQuery::new(vec![
-        (Occur::Must, labels_query(snapshot, labels)),
-        (Occur::Must, snapshot.current_query()),
-    ]);
-    let found = snapshot.searcher().search(&query, &CopiesCollector)?;
+    let query = labels_current_query(live, labels);
+    let found = live.snapshot.searcher().search(&query, &CopiesCollector)?;
     let mut by_text: ByText<Vec<(Fingerprint, u64)>> = ByText::default();
     for (text, fp, key) in found {
         by_text.entry(text).or_default().push((fp, key));
