@@ -29,16 +29,21 @@ struct Accumulated {
 
 type Edges = BTreeMap<(String, String, RelationType), Accumulated>;
 
-/// The nodes a statement's target stands for; for a `member_of` statement the member's nodes,
-/// then the class.
+/// The nodes a statement's target stands for, each once; for a `member_of` statement the
+/// member's nodes, then the class.
 pub fn target_nodes(target: &Target, labels: &[Arc<LabelMeta>]) -> Vec<Node> {
     match target {
         Target::Condition { id, name } => vec![Node::condition(id, name)],
         Target::Class(name) => vec![Node::class(name)],
-        Target::Drug(ordinals) => ordinals
-            .iter()
-            .map(|l| Node::drug(&labels[*l as usize].drug.name))
-            .collect(),
+        Target::Drug(ordinals) => {
+            // One node per drug: its labels (at 100×, dozens of repackagers) name it alike.
+            let mut seen = BTreeSet::new();
+            ordinals
+                .iter()
+                .map(|l| Node::drug(&labels[*l as usize].drug.name))
+                .filter(|node| seen.insert(node.id.clone()))
+                .collect()
+        }
         Target::Ingredient(name) => vec![Node::drug(name)],
         Target::Unlabelled(name) => vec![Node::unlabelled_drug(name)],
         Target::Population(name) => vec![Node::population(name)],

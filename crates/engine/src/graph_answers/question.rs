@@ -8,7 +8,6 @@
 //! so a long question costs no more to answer than a short one. Reads no word table of its own;
 //! pure: no traversal here.
 
-use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -203,11 +202,10 @@ impl Understander<'_> {
             };
             let Some(target) = target else { continue };
             covered.extend(at.map(|at| at..at + mention.word.len()));
-            // One node per drug: its labels (at 100×, dozens of repackagers) name it alike.
-            let mut nodes = target_nodes(&target, self.drugs.labels());
-            let mut seen = BTreeSet::new();
-            nodes.retain(|node| seen.insert(node.id.clone()));
-            let drug = NamedDrug { nodes, is_class };
+            let drug = NamedDrug {
+                nodes: target_nodes(&target, self.drugs.labels()),
+                is_class,
+            };
             if named.len() < MAX_NAMED && !named.contains(&drug) {
                 named.push(drug);
             }
