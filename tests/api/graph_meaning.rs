@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::helpers::spawn_app_over_first;
+use crate::helpers::{first_evidence_text, spawn_app_over_first};
 
 /// The relationships of a reply matched by meaning.
 fn by_meaning(data: &Value) -> Vec<&Value> {
@@ -85,9 +85,6 @@ async fn an_example_the_label_lists_meets_the_contraindication_of_its_term() {
         first["evidence"][0]["section"], "Contraindications",
         "{data:#}"
     );
-    let text = first["evidence"][0]["text"]
-        .as_str()
-        .unwrap()
-        .to_lowercase();
+    let text = first_evidence_text(&data).to_lowercase();
     assert!(text.contains("complex sleep behaviors"), "{text}");
 }

@@ -6,7 +6,7 @@
 use std::sync::LazyLock;
 
 use crate::graph::relations::sentences;
-use crate::graph::wording::{label_cues, text_key};
+use crate::graph::wording::{count, label_cues, text_key};
 use drugcite_core::text::key_contains;
 
 /// Words that open an example list after the term the examples fall under (`label-cues.tsv`,
@@ -17,13 +17,13 @@ static EXAMPLE_CUES: LazyLock<Vec<String>> = LazyLock::new(|| {
         .map(|cue| text_key(cue))
         .collect()
 });
-/// Words of the term before an example list, at most (the noun phrase it closes).
-const HEAD_WORDS: usize = 3;
-/// Words after the cue an example may stand in (a list of a few items).
-const LIST_REACH: usize = 12;
+/// Words of the term before an example list, at most (`thresholds.tsv`: `broader_term_words`).
+static HEAD_WORDS: LazyLock<usize> = LazyLock::new(|| count("broader_term_words"));
+/// Words after the cue an example may stand in (`thresholds.tsv`: `example_list_reach`).
+static LIST_REACH: LazyLock<usize> = LazyLock::new(|| count("example_list_reach"));
 
 /// The terms (keys) that sentences of `texts` give an example list holding one of `keys`
-/// under: the last `HEAD_WORDS` words before the cue, when two or more.
+/// under: the last `broader_term_words` words before the cue, when two or more.
 pub(super) fn broader_keys<'t>(
     texts: impl IntoIterator<Item = &'t str>,
     keys: &[String],
@@ -34,7 +34,7 @@ pub(super) fn broader_keys<'t>(
             let key = text_key(&text[range]);
             let words: Vec<&str> = key.split(' ').collect();
             for (at, head) in heads_of_lists(&words) {
-                let list = words[at..(at + LIST_REACH).min(words.len())].join(" ");
+                let list = words[at..(at + *LIST_REACH).min(words.len())].join(" ");
                 let holds = keys
                     .iter()
                     .any(|k| key_contains(&list, k) && !key_contains(&head, k));
@@ -56,7 +56,7 @@ fn heads_of_lists(words: &[&str]) -> Vec<(usize, String)> {
             if words[at..at + cue.len()] != cue[..] {
                 continue;
             }
-            let head = &words[at.saturating_sub(HEAD_WORDS)..at];
+            let head = &words[at.saturating_sub(*HEAD_WORDS)..at];
             if head.len() >= 2 && head.iter().all(|w| w.chars().all(char::is_alphabetic)) {
                 found.push((at + cue.len(), head.join(" ")));
             }

@@ -6,7 +6,6 @@
 //! statement with that similarity shown. Only ever adds caution; never runs without the
 //! transformer model.
 
-use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::sync::{Arc, LazyLock};
 
@@ -133,11 +132,7 @@ fn most_cautious_close<'c>(
 ) -> Option<(f32, &'c Candidate)> {
     scored
         .filter(|(_, similarity)| *similarity >= *SIMILARITY)
-        .min_by(|(a, x), (b, y)| {
-            (a.verdict, -x)
-                .partial_cmp(&(b.verdict, -y))
-                .unwrap_or(Ordering::Equal)
-        })
+        .min_by(|(a, x), (b, y)| a.verdict.cmp(&b.verdict).then(y.total_cmp(x)))
         .map(|(candidate, similarity)| (similarity, candidate))
 }
 
