@@ -110,6 +110,7 @@ mod tests {
                 "substituent-ending",
                 "treatment-purpose",
                 "example-list",
+                "condition-head",
             ],
         ),
         (

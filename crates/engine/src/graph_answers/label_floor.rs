@@ -10,6 +10,7 @@ use std::sync::{Arc, LazyLock};
 
 use drugcite_core::text::{contains_any_word, key_contains, key_of, occurrences, WordEdge};
 
+use super::adjectives::adjective_keys;
 use super::answer::{AnsweredRelationship, EvidenceText};
 use super::broader_terms::broader_keys;
 use super::verdict::{stated_verdict, warning_instruction, Instruction};
@@ -259,6 +260,8 @@ fn asked_about(question: &GraphQuestion, subject: &Node) -> Vec<Asked> {
         let mut keys: BTreeSet<String> = condition.keys.iter().cloned().collect();
         keys.insert(key_of(&condition.text));
         keys.insert(key_of(&condition.name));
+        let adjectival: Vec<String> = keys.iter().flat_map(|k| adjective_keys(k)).collect();
+        keys.extend(adjectival);
         let id = condition
             .ids
             .first()

@@ -10,6 +10,7 @@
 //! `own_words.rs`). Owns the graph loaded from
 //! Neo4j; no HTTP, no ranking of search.
 
+mod adjectives;
 mod answer;
 mod broader_terms;
 mod common;

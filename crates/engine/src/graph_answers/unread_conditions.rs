@@ -11,16 +11,16 @@ use std::sync::LazyLock;
 
 use drugcite_core::text::{alphanumeric_words, occurrences, words, Word, WordEdge};
 
+use super::adjectives::nouns_of;
 use super::label_floor::{floor_texts, in_compound, labels_of, subjects};
 use crate::conditions::{Matcher, Purpose};
 use crate::error::EngineError;
 use crate::graph::query::{NamedCondition, UnreadPhrase};
 use crate::graph::relations::sentences;
-use crate::graph::wording::{count, text_key, threshold};
+use crate::graph::wording::{text_key, threshold};
 use crate::graph::GraphQuestion;
 use crate::index::Live;
 use crate::search::lexical::{analysed_spans, word_share};
-use crate::tables::graph as tables;
 use crate::understand::is_filler;
 use crate::verify::Verifier;
 
@@ -34,23 +34,6 @@ static PHRASE_MAX_SHARE: LazyLock<f64> = LazyLock::new(|| threshold("unread_phra
 /// Words that open an exception to what a sentence states (`label-cues.tsv`, `exception`).
 static EXCEPTION: LazyLock<Vec<String>> =
     LazyLock::new(|| crate::graph::wording::label_cues("exception", "phrase"));
-
-/// Adjective endings and the noun endings of the conditions they name, in file order.
-static ADJECTIVE_ENDINGS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
-    let table = tables::ADJECTIVE_ENDINGS.rows();
-    let (adjective, noun) = (
-        table.column("adjective_ending"),
-        table.column("noun_ending"),
-    );
-    table
-        .rows()
-        .iter()
-        .map(|row| (row.cell(adjective).to_owned(), row.cell(noun).to_owned()))
-        .collect()
-});
-/// The fewest letters an adjective keeps before its ending for a noun to be made of it
-/// (`thresholds.tsv`: `adjective_min_stem`).
-static MIN_STEM: LazyLock<usize> = LazyLock::new(|| count("adjective_min_stem"));
 
 /// One way to read part of an unread phrase: its words as asked and their terms as the
 /// index analyses text (stemmed: "constipated" and "constipation" are one term).
@@ -257,18 +240,6 @@ fn is_lay_wording(word: &str) -> bool {
     LAY_WORDINGS.values().flatten().any(|w| w == word)
 }
 
-/// The nouns an adjective may be of ("anuric": "anuria"; `adjective-endings.tsv`), each
-/// ending that fits giving one.
-fn nouns_of(word: &str) -> Vec<String> {
-    ADJECTIVE_ENDINGS
-        .iter()
-        .filter_map(|(adjective, noun)| {
-            let stem = word.strip_suffix(adjective.as_str())?;
-            (stem.len() >= *MIN_STEM).then(|| format!("{stem}{noun}"))
-        })
-        .collect()
-}
-
 /// The words of the names a question may call the labels' drugs by (generic, brands,
 /// substances: "hydrobromide", "Aimovig"): the drug asked about, never a condition.
 fn name_words(live: &Live, subjects: &[BTreeSet<u32>]) -> BTreeSet<String> {
@@ -356,18 +327,6 @@ mod tests {
         assert!(lay_wordings("beers").contains(&"alcohol".to_owned()));
         assert!(is_lay_wording("alcohol"));
         assert!(lay_wordings("alcohol").is_empty() && !is_lay_wording("wine"));
-    }
-
-    #[test]
-    fn an_adjective_is_also_read_as_the_nouns_its_ending_makes() {
-        assert_eq!(nouns_of("anuric"), ["anuria", "anury"]);
-        assert_eq!(
-            nouns_of("cirrhotic"),
-            ["cirrhosis", "cirrhotia", "cirrhoty"]
-        );
-        assert_eq!(nouns_of("epileptic")[0], "epilepsy");
-        assert_eq!(nouns_of("glaucomatous"), ["glaucoma"]);
-        assert!(nouns_of("tic").is_empty() && nouns_of("pregnant").is_empty());
     }
 
     #[test]
