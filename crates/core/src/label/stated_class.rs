@@ -60,10 +60,13 @@ fn sentence_class(sentence: &str, names: &[&str]) -> Option<String> {
 }
 
 /// `found` as a class name: lowercase, without parentheses, cut before a clause; `None` for
-/// the parts of a combination, a description or an adverb ("is not indicated").
+/// the parts of a combination, a description, an adverb ("is not indicated") or a phrase that
+/// ends in no noun ("are recommended for each type of block indicated").
 fn class_name(found: &str) -> Option<String> {
     static CUT: LazyLock<Vec<String>> = LazyLock::new(|| words_of("cut"));
     static NOT_CLASS: LazyLock<Vec<String>> = LazyLock::new(|| words_of("not-class"));
+    static NOT_CLASS_ENDING: LazyLock<Vec<String>> =
+        LazyLock::new(|| words_of("not-class-ending"));
     let mut plain = found.to_lowercase();
     while let std::borrow::Cow::Owned(outer) = PARENTHESIS.replace_all(&plain, "") {
         plain = outer; // nested parentheses ("analog (PTH(1-34))") go from the inside out
@@ -76,8 +79,11 @@ fn class_name(found: &str) -> Option<String> {
     let parts = words
         .first()
         .is_some_and(|w| NOT_CLASS.iter().any(|n| n == w));
+    let no_noun = words
+        .last()
+        .is_some_and(|w| NOT_CLASS_ENDING.iter().any(|e| w.ends_with(e.as_str())));
     let fits = !words.is_empty() && words.len() <= *MAX_WORDS;
-    (fits && !described && !parts).then(|| words.join(" "))
+    (fits && !described && !parts && !no_noun).then(|| words.join(" "))
 }
 
 #[cfg(test)]
@@ -126,6 +132,11 @@ mod tests {
         );
         let not = "X is not indicated for use in children.";
         assert_eq!(stated_class(not, &["x"]), None);
+        let participle = "Specific concentrations of lidocaine injection are recommended for \
+                          each type of block indicated to produce anesthesia.";
+        assert_eq!(stated_class(participle, &["lidocaine"]), None, "no noun");
+        let adverb = "Sulfasalazine tablets are particularly indicated in patients who …";
+        assert_eq!(stated_class(adverb, &["sulfasalazine"]), None, "an adverb");
     }
 
     #[test]
