@@ -97,6 +97,19 @@ async fn a_question_after_a_sentence_of_context_gets_the_labels_verdict_with_its
 }
 
 #[tokio::test]
+async fn a_drug_named_with_its_brand_in_parentheses_is_still_the_drug_asked_about() {
+    let app = spawn_app().await;
+    let data = app
+        .graph("Can I take sertraline (Zoloft) with pimozide?", 2)
+        .await;
+    let drug = data["interpretation"]["drugs"][0]
+        .as_str()
+        .unwrap_or_default();
+    assert!(drug.starts_with("sertraline"), "{data}");
+    assert_eq!(data["verdict"], "contraindicated", "{data}");
+}
+
+#[tokio::test]
 async fn nothing_stated_says_how_many_labels_were_read_never_safe() {
     let app = spawn_app().await;
     let data = app

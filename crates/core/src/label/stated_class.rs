@@ -65,8 +65,7 @@ fn sentence_class(sentence: &str, names: &[&str]) -> Option<String> {
 fn class_name(found: &str) -> Option<String> {
     static CUT: LazyLock<Vec<String>> = LazyLock::new(|| words_of("cut"));
     static NOT_CLASS: LazyLock<Vec<String>> = LazyLock::new(|| words_of("not-class"));
-    static NOT_CLASS_ENDING: LazyLock<Vec<String>> =
-        LazyLock::new(|| words_of("not-class-ending"));
+    static NOT_CLASS_ENDING: LazyLock<Vec<String>> = LazyLock::new(|| words_of("not-class-ending"));
     let mut plain = found.to_lowercase();
     while let std::borrow::Cow::Owned(outer) = PARENTHESIS.replace_all(&plain, "") {
         plain = outer; // nested parentheses ("analog (PTH(1-34))") go from the inside out

@@ -116,6 +116,13 @@ mod tests {
             stated_verdict(RelationType::Warning, told, false),
             Some(Verdict::Avoid)
         );
+        let receive =
+            "in general, patients with bronchospastic diseases should not receive β-blockers.";
+        assert_eq!(
+            warning_instruction(RelationType::Warning, receive),
+            Some(Instruction::Avoid),
+            "the patient as the subject"
+        );
         let purpose = "fasenra should not be used to treat acute asthma symptoms.";
         assert_eq!(warning_instruction(RelationType::Warning, purpose), None);
         let monitor = "Monitor ECG in patients with QT prolongation.";

@@ -86,13 +86,18 @@ impl DrugVocabulary {
     /// `found` (in question order) with each drug named right after another ("lamivudine
     /// zidovudine", "lamivudine/zidovudine") joined to it when labels hold both: two
     /// ingredients named back to back name their combination, whose labels are the subject,
-    /// not every label holding the first.
+    /// not every label holding the first. A drug named twice in a row ("sertraline (Zoloft)":
+    /// both names have the same labels) stays one mention under its first name.
     pub(super) fn joined_combinations(&self, found: Vec<Found>, tokens: &[&str]) -> Vec<Found> {
         let mut joined: Vec<Found> = Vec::with_capacity(found.len());
         for next in found {
             if let Some(last) = joined.last_mut() {
                 let back_to_back = !last.class && !next.class && last.span.end == next.span.start;
                 let labels = &last.mention.labels;
+                if back_to_back && *labels == next.mention.labels {
+                    last.span = last.span.start..next.span.end;
+                    continue;
+                }
                 let shared: BTreeSet<u32> =
                     labels.intersection(&next.mention.labels).copied().collect();
                 if back_to_back && !shared.is_empty() {

@@ -464,6 +464,22 @@ fn ingredients_named_back_to_back_name_their_combination() {
 }
 
 #[test]
+fn a_drug_named_by_its_generic_then_its_brand_is_one_mention_under_the_generic() {
+    let v = vocabulary();
+    for question in [
+        "Can I take sertraline (Zoloft) with glaucoma?",
+        "sertraline zoloft and pimozide",
+    ] {
+        let u = v.understand(question);
+        assert_eq!(u.drugs[0].word, "sertraline", "{question}: {u:?}");
+        assert_eq!(u.drugs[0].labels, BTreeSet::from([0]), "{question}");
+    }
+    let brand_first = v.understand("Zoloft (sertraline) with pimozide");
+    assert_eq!(brand_first.drugs.len(), 2, "{brand_first:?}");
+    assert_eq!(brand_first.drugs[0].labels, BTreeSet::from([0]));
+}
+
+#[test]
 fn a_drug_abbreviation_names_its_drug_or_is_reported_without_a_label() {
     let v = vocabulary_of(&[vec!["propylthiouracil".into()], vec!["sertraline".into()]]);
     let ptu = v.understand("PTU black box liver failure");
