@@ -26,6 +26,7 @@ mod graph_ages;
 mod graph_answers;
 mod graph_caps;
 mod graph_class_level;
+mod graph_label_wording;
 mod graph_lay_words;
 mod graph_meaning;
 mod graph_measurements;

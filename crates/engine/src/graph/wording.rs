@@ -111,6 +111,7 @@ mod tests {
                 "treatment-purpose",
                 "example-list",
                 "condition-head",
+                "coordinator",
             ],
         ),
         (

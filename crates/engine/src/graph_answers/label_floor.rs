@@ -13,6 +13,7 @@ use drugcite_core::text::{contains_any_word, key_contains, key_of, occurrences, 
 use super::adjectives::adjective_keys;
 use super::answer::{AnsweredRelationship, EvidenceText};
 use super::broader_terms::broader_keys;
+use super::coordination::names_in_coordination;
 use super::verdict::{stated_verdict, warning_instruction, Instruction};
 use crate::error::EngineError;
 use crate::graph::relations::{section_relations, sentence_relation, sentences};
@@ -198,6 +199,8 @@ fn stated(
         let key = text_key(&lower);
         let named = (thing.keys.iter().any(|k| key_contains(&key, k))
             && !only_in_compounds(&lower, thing))
+            || (thing.node.kind == NodeKind::Condition
+                && thing.keys.iter().any(|k| names_in_coordination(&lower, k)))
             || thing
                 .measured
                 .as_ref()

@@ -14,6 +14,7 @@ mod adjectives;
 mod answer;
 mod broader_terms;
 mod common;
+mod coordination;
 mod label_floor;
 mod meaning_floor;
 pub mod medication_list;

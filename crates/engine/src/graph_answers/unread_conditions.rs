@@ -1,7 +1,8 @@
 //! The words of a yes/no question that nothing read, looked up in the texts its drugs' labels
 //! state caution in: a phrase of them that a Contraindications, Boxed Warning or Warnings
 //! sentence of the drug's own labels contains ("closed epiphyses", "tracheoesophageal
-//! fistula") is a condition the question asks about, in the label's words, so the verdict's
+//! fistula"; also as one item of a list sharing its last word, "protein C, protein S, or
+//! antithrombin deficiency") is a condition the question asks about, in the label's words, so the verdict's
 //! floor reads it; an everyday word also as the labels' word for it (`lay-terms.tsv`: "wine"
 //! as alcohol). Only ever adds a condition found in those texts; never guesses a meaning.
 
@@ -12,6 +13,7 @@ use std::sync::LazyLock;
 use drugcite_core::text::{alphanumeric_words, occurrences, words, Word, WordEdge};
 
 use super::adjectives::nouns_of;
+use super::coordination::coordinated_span;
 use super::label_floor::{floor_texts, in_compound, labels_of, subjects};
 use crate::conditions::{Matcher, Purpose};
 use crate::error::EngineError;
@@ -79,7 +81,12 @@ pub fn unread_conditions(
                 let tokens = analysed_spans(&live.snapshot, sentence);
                 let mut conditions = None;
                 for (at, candidate) in candidates.iter().enumerate() {
-                    let Some(words) = stated_words(&tokens, &candidate.terms) else {
+                    let in_a_row = stated_words(&tokens, &candidate.terms)
+                        .map(|words| (words.clone(), sentence[words].to_owned()));
+                    let Some((words, label_words)) = in_a_row.or_else(|| {
+                        coordinated_span(sentence, &tokens, &candidate.terms)
+                            .map(|words| (words, candidate.text.clone()))
+                    }) else {
                         continue;
                     };
                     if in_exception(sentence, words.start) || in_compound(sentence, words.start) {
@@ -93,9 +100,7 @@ pub fn unread_conditions(
                             continue;
                         }
                     }
-                    stated
-                        .entry(at)
-                        .or_insert_with(|| sentence[words].to_owned());
+                    stated.entry(at).or_insert(label_words);
                 }
             }
         }
