@@ -1,7 +1,8 @@
 //! The verdict invariant over the subset's whole graph: every contraindication the extractor
 //! found, asked back as a yes/no question in a person's words, answers `contraindicated`; and a
 //! contraindication the labels state in a sentence is found from the text even when asked in
-//! lay words or after a sentence of context. A verdict is never less cautious than the label.
+//! lay words or after a sentence of context. A verdict is never less cautious than the label,
+//! and never decided by what one named drug's own nodes say of each other.
 
 use std::collections::HashMap;
 
@@ -9,7 +10,7 @@ use drugcite_engine::graph::{GraphData, Node, NodeKind, RelationType};
 use drugcite_store::{DataDir, Snapshot};
 use serde_json::Value;
 
-use crate::helpers::{spawn_app, subset_index};
+use crate::helpers::{spawn_app, spawn_app_over_first, subset_index};
 
 fn subset_graph() -> GraphData {
     let snapshot = Snapshot::open_current(&DataDir::new(&subset_index().data_dir)).unwrap();
@@ -185,4 +186,22 @@ async fn words_the_reader_lacks_are_read_in_the_drugs_own_cautions() {
         serde_json::json!([]),
         "a word no caution of the label names is not made a condition: {context}"
     );
+}
+
+#[tokio::test]
+async fn what_one_named_drugs_own_nodes_say_of_each_other_gives_no_verdict_for_the_pair() {
+    let wanted = [
+        "gabapentin",
+        "gabapentin enacarbil",
+        "oxycodone hydrochloride",
+    ];
+    let (_dir, app) = spawn_app_over_first(&wanted).await;
+    let data = app.graph("gabapentin + oxycodone?", 2).await;
+    let drugs = data["interpretation"]["drugs"].to_string();
+    assert!(
+        drugs.contains("gabapentin enacarbil"),
+        "one name, two nodes: {data}"
+    );
+    assert_ne!(data["verdict"], "contraindicated", "{data}");
+    assert!(data["verdict"].is_string(), "{data}");
 }

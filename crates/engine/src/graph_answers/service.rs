@@ -215,7 +215,7 @@ impl GraphService {
             let context = most_cautious(r) > Verdict::BoxedWarning
                 && purposes.iter().any(|c| own_words::names(c, &r.target));
             match (two_drugs, values_only) {
-                _ if !names_two || context => false,
+                _ if !names_two || context || within_one_drug(question, r) => false,
                 (true, _) => names_a_drug(r),
                 (false, true) => of_a_value || (question.drugs.len() > 1 && names_a_drug(r)),
                 (false, false) => true,
@@ -329,6 +329,16 @@ fn about_values(question: &GraphQuestion) -> bool {
 /// sentence answer it by meaning (`meaning_floor`); between two named drugs their names decide.
 fn one_drug(question: &GraphQuestion) -> bool {
     question.drugs.len() == 1 && !question.drugs[0].is_class
+}
+
+/// Whether `r` stands between two nodes of one drug the question names ("gabapentin" names
+/// gabapentin and gabapentin enacarbil): it says nothing of what the question pairs.
+fn within_one_drug(question: &GraphQuestion, r: &AnsweredRelationship) -> bool {
+    question.drugs.iter().any(|named| {
+        named.nodes.len() > 1
+            && named.nodes.iter().any(|n| n.name == r.drug)
+            && named.nodes.iter().any(|n| n.id == r.target.id)
+    })
 }
 
 fn names_a_drug(r: &AnsweredRelationship) -> bool {
