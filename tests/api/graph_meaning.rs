@@ -1,7 +1,8 @@
 //! Verdicts read by meaning: a yes/no question whose asked thing no name or vocabulary term
 //! reaches is answered by the named drug's floor sentence closest in meaning (shown with its
 //! similarity), a condition the drug is for is context, not the verdict, and an example the
-//! label lists under a term meets what the label states of the term.
+//! label lists under a term meets what the label states of the term; a terse question asking
+//! no relation ("X in pt on Y?") is answered so too.
 
 use serde_json::Value;
 
@@ -87,4 +88,21 @@ async fn an_example_the_label_lists_meets_the_contraindication_of_its_term() {
     );
     let text = first_evidence_text(&data).to_lowercase();
     assert!(text.contains("complex sleep behaviors"), "{text}");
+}
+
+#[tokio::test]
+async fn a_terse_question_asking_no_relation_is_answered_by_the_sentence_closest_in_meaning() {
+    let (_dir, app) = spawn_app_over_first(&["ferric maltol"]).await;
+    let data = app
+        .graph("ferric maltol in pt on frequent transfusions?", 2)
+        .await;
+    assert_eq!(data["interpretation"]["form"], "yes_no", "{data:#}");
+    assert_eq!(data["verdict"], "contraindicated", "{data:#}");
+    let matched = by_meaning(&data);
+    assert!(!matched.is_empty(), "{data:#}");
+    let listing = app.graph("ferric maltol side effects?", 2).await;
+    assert!(
+        listing["verdict"].is_null(),
+        "a relation asked: {listing:#}"
+    );
 }

@@ -140,9 +140,12 @@ impl GraphService {
             pairs: None,
             total,
         };
-        if asks_verdict(&answer.understood)
-            || self.answers_by_meaning(&live, &answer.understood, wording)?
-        {
+        let by_meaning = !asks_verdict(&answer.understood)
+            && self.answers_by_meaning(&live, &answer.understood, wording)?;
+        if by_meaning {
+            answer.understood.form = QuestionForm::YesNo;
+        }
+        if asks_verdict(&answer.understood) || by_meaning {
             let shown = relationships.len();
             let mut floored =
                 self.with_floor(&live, &answer.understood, question.as_str(), relationships)?;
@@ -160,7 +163,8 @@ impl GraphService {
     }
 
     /// Whether a yes/no question about one drug and words nothing read ("on Eliquis and need a
-    /// lumbar puncture") is answered by a floor sentence close in meaning: then it has a verdict.
+    /// lumbar puncture"), or a terse one asking no relation ("liraglutide in pt w/ MEN 2?"), is
+    /// answered by a floor sentence close in meaning: then it has a verdict.
     fn answers_by_meaning(
         &self,
         live: &Live,
@@ -170,7 +174,8 @@ impl GraphService {
         let Some(meaning) = self.meaning.as_ref() else {
             return Ok(false);
         };
-        if question.form != QuestionForm::YesNo || !one_drug(question) {
+        let terse = asks_yes_no(question, wording) && question.relation_types.is_empty();
+        if !(question.form == QuestionForm::YesNo || terse) || !one_drug(question) {
             return Ok(false);
         }
         let found =
