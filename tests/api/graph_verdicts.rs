@@ -107,6 +107,11 @@ async fn a_drug_named_with_its_brand_in_parentheses_is_still_the_drug_asked_abou
         .as_str()
         .unwrap_or_default();
     assert!(drug.starts_with("sertraline"), "{data}");
+    let unread = data["interpretation"]["not_understood"].to_string();
+    assert!(
+        !unread.contains("zoloft"),
+        "the brand is read with its generic: {data}"
+    );
     assert_eq!(data["verdict"], "contraindicated", "{data}");
 }
 

@@ -202,6 +202,8 @@ impl Understander<'_> {
             };
             let Some(target) = target else { continue };
             covered.extend(at.map(|at| at..at + mention.word.len()));
+            let end = at.map(|at| at + mention.word.len());
+            covered.extend(end.and_then(|end| self.renamed_after(lower, end, &target)));
             let drug = NamedDrug {
                 nodes: target_nodes(&target, self.drugs.labels()),
                 is_class,
@@ -211,6 +213,16 @@ impl Understander<'_> {
             }
         }
         named
+    }
+
+    /// The word right after `end` (past spaces, a comma, slash or opening bracket) when it names
+    /// the same drug as `target` ("Zoloft" of "sertraline (Zoloft)"): read with the mention.
+    fn renamed_after(&self, lower: &str, end: usize, target: &Target) -> Option<Range<usize>> {
+        let gap = lower[end..].len() - lower[end..].trim_start_matches([' ', '(', ',', '/']).len();
+        let start = end + gap;
+        let word = word_at(lower, start);
+        let named = (!word.is_empty()).then(|| self.drugs.by_name(&lower[word.clone()]));
+        (named.flatten().as_ref() == Some(target)).then_some(word)
     }
 
     /// Classes named by a phrase of the question's own that ends in the last two words of
