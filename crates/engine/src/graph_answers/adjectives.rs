@@ -36,22 +36,26 @@ static CONDITION_HEADS: LazyLock<Vec<String>> = LazyLock::new(|| {
 
 /// The nouns an adjective may be of ("anuric": "anuria"), each ending that fits giving one.
 pub(super) fn nouns_of(word: &str) -> Vec<String> {
-    ENDINGS
-        .iter()
-        .filter_map(|(adjective, noun)| {
-            let stem = word.strip_suffix(adjective.as_str())?;
-            (stem.len() >= *MIN_STEM).then(|| format!("{stem}{noun}"))
-        })
-        .collect()
+    with_ending_swapped(word, |(adjective, noun)| (adjective, noun))
 }
 
 /// The adjectives a noun may make ("thrombosis": "thrombotic"), each ending that fits giving one.
 fn adjectives_of(word: &str) -> Vec<String> {
+    with_ending_swapped(word, |(adjective, noun)| (noun, adjective))
+}
+
+/// `word` with each ending of `ENDINGS` it has (the first of `from_to`) replaced by its other
+/// ending (the second), when the stem left keeps `MIN_STEM` letters.
+fn with_ending_swapped<'e>(
+    word: &str,
+    from_to: impl Fn(&'e (String, String)) -> (&'e String, &'e String),
+) -> Vec<String> {
     ENDINGS
         .iter()
-        .filter_map(|(adjective, noun)| {
-            let stem = word.strip_suffix(noun.as_str())?;
-            (stem.len() >= *MIN_STEM).then(|| format!("{stem}{adjective}"))
+        .filter_map(|pair| {
+            let (from, to) = from_to(pair);
+            let stem = word.strip_suffix(from.as_str())?;
+            (stem.len() >= *MIN_STEM).then(|| format!("{stem}{to}"))
         })
         .collect()
 }

@@ -201,9 +201,11 @@ impl Understander<'_> {
                 None => (self.drugs.named(&mention.word, &mention.labels), false),
             };
             let Some(target) = target else { continue };
-            covered.extend(at.map(|at| at..at + mention.word.len()));
-            let end = at.map(|at| at + mention.word.len());
-            covered.extend(end.and_then(|end| self.renamed_after(lower, end, &target)));
+            if let Some(at) = at {
+                let end = at + mention.word.len();
+                covered.push(at..end);
+                covered.extend(self.renamed_after(lower, end, &target));
+            }
             let drug = NamedDrug {
                 nodes: target_nodes(&target, self.drugs.labels()),
                 is_class,
@@ -218,8 +220,7 @@ impl Understander<'_> {
     /// The word right after `end` (past spaces, a comma, slash or opening bracket) when it names
     /// the same drug as `target` ("Zoloft" of "sertraline (Zoloft)"): read with the mention.
     fn renamed_after(&self, lower: &str, end: usize, target: &Target) -> Option<Range<usize>> {
-        let gap = lower[end..].len() - lower[end..].trim_start_matches([' ', '(', ',', '/']).len();
-        let start = end + gap;
+        let start = lower.len() - lower[end..].trim_start_matches([' ', '(', ',', '/']).len();
         let word = word_at(lower, start);
         let named = (!word.is_empty()).then(|| self.drugs.by_name(&lower[word.clone()]));
         (named.flatten().as_ref() == Some(target)).then_some(word)

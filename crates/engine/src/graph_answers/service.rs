@@ -336,14 +336,19 @@ fn one_drug(question: &GraphQuestion) -> bool {
     question.drugs.len() == 1 && !question.drugs[0].is_class
 }
 
-/// Whether `r` stands between two nodes of one drug the question names ("gabapentin" names
-/// gabapentin and gabapentin enacarbil): it says nothing of what the question pairs.
+/// Whether `r` stands between two nodes of one drug the question names and of no other
+/// ("gabapentin" names gabapentin and gabapentin enacarbil): it says nothing of what the
+/// question pairs. Named apart ("Horizant with gabapentin"), the two ends are the pair asked.
 fn within_one_drug(question: &GraphQuestion, r: &AnsweredRelationship) -> bool {
-    question.drugs.iter().any(|named| {
-        named.nodes.len() > 1
-            && named.nodes.iter().any(|n| n.name == r.drug)
-            && named.nodes.iter().any(|n| n.id == r.target.id)
-    })
+    let naming = |holds: &dyn Fn(&Node) -> bool| -> Vec<usize> {
+        let named = question.drugs.iter().enumerate();
+        named
+            .filter(|(_, drug)| drug.nodes.iter().any(holds))
+            .map(|(at, _)| at)
+            .collect()
+    };
+    let drug = naming(&|n| n.name == r.drug);
+    drug.len() == 1 && drug == naming(&|n| n.id == r.target.id)
 }
 
 fn names_a_drug(r: &AnsweredRelationship) -> bool {
@@ -519,4 +524,56 @@ fn partner_names(partner: &Node) -> Vec<String> {
     let mut names = vec![partner.name.to_lowercase()];
     names.extend(crate::curated::class_terms(&partner.name).iter().cloned());
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::query::NamedDrug;
+
+    fn named(names: &[&str]) -> NamedDrug {
+        NamedDrug {
+            nodes: names.iter().map(|n| Node::drug(n)).collect(),
+            is_class: false,
+        }
+    }
+
+    fn between(drug: &str, target: &str) -> AnsweredRelationship {
+        AnsweredRelationship {
+            drug: drug.to_owned(),
+            target: Node::drug(target),
+            kind: RelationType::Contraindication,
+            severity: None,
+            evidence: Vec::new(),
+            evidence_count: 0,
+            instruction: None,
+            path: Vec::new(),
+            meaning: None,
+        }
+    }
+
+    #[test]
+    fn only_a_statement_inside_one_named_drug_is_within_it() {
+        let prodrug = between("gabapentin enacarbil", "gabapentin");
+        let one_name = GraphQuestion {
+            drugs: vec![
+                named(&["gabapentin", "gabapentin enacarbil"]),
+                named(&["oxycodone"]),
+            ],
+            ..GraphQuestion::default()
+        };
+        assert!(within_one_drug(&one_name, &prodrug));
+        let named_apart = GraphQuestion {
+            drugs: vec![
+                named(&["gabapentin enacarbil"]),
+                named(&["gabapentin", "gabapentin enacarbil"]),
+            ],
+            ..GraphQuestion::default()
+        };
+        assert!(!within_one_drug(&named_apart, &prodrug), "the pair asked");
+        assert!(!within_one_drug(
+            &one_name,
+            &between("gabapentin", "oxycodone")
+        ));
+    }
 }
